@@ -1,0 +1,234 @@
+/*
+ * e4.h --- public interface of libe4, the e4tools library on top of
+ * libext2fs.  Declarations are grouped under the name of the file that
+ * implements them.  Every function returns an errcode_t from e4_err.et or
+ * ext2_err.et (0 on success) unless its comment says otherwise.
+ *
+ * Units: "fs blocks" are file system blocks (fs->blocksize bytes), "journal
+ * blocks" (jblocks) are journal blocks (the journal superblock's
+ * s_blocksize, equal to the fs block size), "bytes" are bytes.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_H
+#define E4_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ext2fs/ext2_fs.h>
+#include <ext2fs/ext2fs.h>
+
+#include "e4_err.h"
+#include "jbd2_fmt.h"
+
+/* ---- crc.c --------------------------------------------------------------- */
+
+/*
+ * e4_crc32c() - crc32c (Castagnoli) of @len bytes, continuing from @seed,
+ * with no pre- or post-inversion: the same function as libext2fs's
+ * ext2fs_crc32c_le() and the kernel's crc32c() used by jbd2.  Uses ISA-L's
+ * crc32_iscsi() when e4tools was built with it, libext2fs's otherwise.
+ */
+uint32_t e4_crc32c(uint32_t seed, const void *buf, size_t len);
+
+/* e4_crc32c_fallback() - libext2fs's crc32c, whatever the build; for tests. */
+uint32_t e4_crc32c_fallback(uint32_t seed, const void *buf, size_t len);
+
+/* e4_crc32c_impl() - "isa-l" or "libext2fs": which e4_crc32c() uses. */
+const char *e4_crc32c_impl(void);
+
+/*
+ * e4_crc32_be() - big-endian crc32 (polynomial 0x04C11DB7) of @len bytes
+ * from @seed: the jbd2 v1 (COMPAT_CHECKSUM) transaction checksum.
+ */
+uint32_t e4_crc32_be(uint32_t seed, const void *buf, size_t len);
+
+/* ---- jsb.c: the journal superblock as bytes ---------------------------- */
+
+/* The journal superblock decoded to host order (v1 leaves v2 fields 0). */
+struct e4_jsb {
+	uint32_t	blocktype;	/* JBD2_SUPERBLOCK_V1 or _V2 */
+	uint32_t	blocksize;	/* bytes */
+	uint32_t	maxlen;		/* jblocks */
+	uint32_t	first;		/* jblock */
+	uint32_t	sequence;	/* tid */
+	uint32_t	start;		/* jblock; 0 = log empty */
+	int32_t		errno_;		/* s_errno */
+	uint32_t	feature_compat;
+	uint32_t	feature_incompat;
+	uint32_t	feature_ro_compat;
+	uint8_t		uuid[16];
+	uint32_t	nr_users;
+	uint32_t	max_transaction;	/* jblocks */
+	uint32_t	max_trans_data;		/* jblocks */
+	uint8_t		checksum_type;
+	uint32_t	num_fc_blks;	/* as stored (0 = default) */
+	uint32_t	head;		/* jblock (kernel >= 6.4) */
+	uint32_t	checksum;	/* as stored */
+	uint8_t		users[JSB_MAX_USERS][16];
+};
+
+/*
+ * e4_jsb_decode() - decode the JSB_SIZE bytes at @buf into @jsb.  Does not
+ * validate anything: see e4_jsb_validate().  Returns nothing.
+ */
+void e4_jsb_decode(const void *buf, struct e4_jsb *jsb);
+
+/* e4_jsb_has_csum_v2v3() - nonzero if CSUM_V2 or CSUM_V3 is set in @buf. */
+int e4_jsb_has_csum_v2v3(const void *buf);
+
+/*
+ * e4_jsb_csum() - the checksum the journal superblock at @buf should carry:
+ * crc32c(~0) over its 1024 bytes with s_checksum taken as zero
+ * (journal.rst, "Checksums").  Returns the checksum.
+ */
+uint32_t e4_jsb_csum(const void *buf);
+
+/*
+ * e4_jsb_csum_ok() - 1 if @buf has no v2/v3 checksum feature or its
+ * s_checksum matches e4_jsb_csum(), else 0.
+ */
+int e4_jsb_csum_ok(const void *buf);
+
+/* e4_jsb_set_csum() - store e4_jsb_csum() in s_checksum if v2/v3 is set. */
+void e4_jsb_set_csum(void *buf);
+
+/*
+ * e4_jsb_validate() - check the journal superblock at @buf the way the
+ * kernel's journal_check_superblock()/journal_load_superblock() do:
+ * magic and block type, s_blocksize == @fs_blocksize (bytes),
+ * s_maxlen <= @real_len (jblocks the journal really has), s_first within
+ * [1, s_maxlen), s_start 0 or within [s_first, s_maxlen), v2/v3 exclusive,
+ * checksum type, checksum, and unknown incompat features.
+ * Returns 0 or E4_ERR_JSB_MAGIC, E4_ERR_JSB_BLOCKTYPE, E4_ERR_JSB_BLOCKSIZE,
+ * E4_ERR_JSB_MAXLEN, E4_ERR_JSB_FIRST, E4_ERR_JSB_START,
+ * E4_ERR_FEATURE_CONFLICT, E4_ERR_JSB_CSUM_TYPE, E4_ERR_JSB_CSUM,
+ * E4_ERR_JSB_UNKNOWN_FEATURE (checked in that order).
+ */
+errcode_t e4_jsb_validate(const void *buf, unsigned int fs_blocksize,
+			  uint64_t real_len);
+
+/*
+ * e4_jsb_fc_blocks() - length of the fast-commit area in jblocks: 0 without
+ * INCOMPAT_FAST_COMMIT, else s_num_fc_blks or its default 256
+ * (jbd2_journal_get_num_fc_blks()).
+ */
+uint32_t e4_jsb_fc_blocks(const void *buf);
+
+/*
+ * e4_jsb_log_end() - first jblock past the log area: s_maxlen, less the
+ * fast-commit area when INCOMPAT_FAST_COMMIT is set (the kernel's j_last:
+ * s_maxlen - num_fc_blks).
+ */
+uint32_t e4_jsb_log_end(const void *buf);
+
+/* Flags for e4_jsb_edit_features(). */
+#define E4_FEAT_FORCE		0x1	/* allow rules marked "unless -f" */
+#define E4_FEAT_FS_64BIT	0x2	/* the fs has the 64bit feature */
+#define E4_FEAT_FS_FAST_COMMIT	0x4	/* the fs has the fast_commit feature */
+
+/*
+ * e4_jsb_edit_features() - apply the feature edit @spec ("feat,^feat,...",
+ * names as libe2p's e2p_jrnl_string2feature() plus "journal_fast_commit"
+ * and "fast_commit" for INCOMPAT_FAST_COMMIT) to the superblock at @buf, and
+ * set s_num_fc_blks to @num_fc_blks unless it is (uint32_t)-1.
+ * Rules (kernel fs/jbd2/journal.c and e2fsprogs tune2fs): v1/v2/v3 checksum
+ * mutually exclusive; changing a checksum feature, 64bit, fast_commit or
+ * s_num_fc_blks needs s_start == 0; fast_commit needs the fs fast_commit
+ * feature and must leave s_maxlen - num_fc_blks >= JBD2_MIN_JOURNAL_BLOCKS;
+ * 64bit on a non-64bit fs needs E4_FEAT_FORCE.  s_checksum_type follows
+ * the checksum feature; the superblock checksum is recomputed.  @buf is
+ * changed only when every rule holds.  On error, *@bad (if not NULL) points
+ * into a static string naming the offending feature word or is NULL.
+ * Returns 0, E4_ERR_UNKNOWN_FEATURE_NAME, E4_ERR_FEATURE_NOT_SETTABLE,
+ * E4_ERR_FEATURE_CONFLICT, E4_ERR_JOURNAL_NOT_EMPTY,
+ * E4_ERR_FC_NEEDS_FS_FEATURE, E4_ERR_FC_TOO_BIG, E4_ERR_64BIT_ON_32BIT_FS,
+ * or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_jsb_edit_features(void *buf, const char *spec,
+			       uint32_t num_fc_blks, int flags,
+			       char *bad, size_t badlen);
+
+/*
+ * e4_jrnl_feature2string() - the name of a journal feature bit: libe2p's
+ * e2p_jrnl_feature2string(), except "journal_fast_commit" for
+ * INCOMPAT_FAST_COMMIT, which libe2p 1.47 prints as FEATURE_I5.
+ * @compat is E2P_FEATURE_COMPAT/INCOMPAT/RO_INCOMPAT.  Returns a string
+ * that stays valid until the next call.
+ */
+const char *e4_jrnl_feature2string(int compat, unsigned int mask);
+
+/* ---- journal.c: finding and opening the journal of a file system ------ */
+
+/* One run of the journal's mapping: jblocks [jblk, jblk+len) -> [pblk, ..) */
+struct e4_jmap_run {
+	blk64_t	jblk;	/* jblock */
+	blk64_t	pblk;	/* block on the journal's device, jblock units */
+	blk64_t	len;	/* jblocks */
+};
+
+#define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
+
+struct e4_journal {
+	ext2_filsys	fs;		/* the file system; not owned */
+	io_channel	io;		/* the channel journal blocks live on */
+	int		external;	/* io is an external journal device */
+	int		flags;		/* E4_JOURNAL_* */
+	unsigned int	blocksize;	/* jblock size, bytes */
+	blk64_t		sb_jblk;	/* jblock of the journal superblock */
+	blk64_t		real_len;	/* jblocks the journal really has */
+	struct e4_jmap_run *runs;	/* internal journal: the mapping */
+	size_t		nruns;
+	char		*dev_name;	/* external journal: the device path */
+	unsigned char	*sb;		/* the superblock's block, blocksize B */
+	struct e4_jsb	jsb;		/* decoded copy of sb; keep in sync */
+};
+typedef struct e4_journal *e4_journal_t;
+
+/*
+ * e4_journal_open() - find and open the journal of @fs: the internal one
+ * (inode s_journal_inum, mapped through libext2fs, extents or block map),
+ * or, when @ext_dev is not NULL, the external journal device at that path,
+ * which must be a journal_dev fs whose UUID equals s_journal_uuid.  Reads
+ * the superblock and validates it (e4_jsb_validate()).  With E4_JOURNAL_RW
+ * an external device is opened read-write; the internal journal is written
+ * through fs->io, so @fs must be open read-write too.  On success *@ret is
+ * the journal, owned by the caller (e4_journal_close()).  When validation
+ * fails the journal is still returned in *@ret (so a caller can print the
+ * superblock) together with the validation error; *@ret is NULL on other
+ * errors.
+ * Returns 0, E4_ERR_NO_JOURNAL, E4_ERR_EXT_JOURNAL_NEEDED,
+ * E4_ERR_JOURNAL_INODE, E4_ERR_EXT_JOURNAL_NOT_DEV,
+ * E4_ERR_EXT_JOURNAL_UUID, the errors of e4_jsb_validate(), and
+ * libext2fs/io errors.
+ */
+errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
+			  e4_journal_t *ret);
+
+/* e4_journal_close() - release @j (NULL is fine); flushes its channel. */
+errcode_t e4_journal_close(e4_journal_t j);
+
+/*
+ * e4_journal_bmap() - the block on the journal's channel (jblock units)
+ * that holds jblock @jblk.  Returns 0 or EXT2_ET_BAD_BLOCK_NUM when @jblk
+ * is past the journal.
+ */
+errcode_t e4_journal_bmap(e4_journal_t j, blk64_t jblk, blk64_t *pblk);
+
+/*
+ * e4_journal_read() - read @count jblocks starting at jblock @jblk into
+ * @buf (count * blocksize bytes), in as few large reads as the mapping
+ * allows.  Does not wrap.  Returns 0, EXT2_ET_BAD_BLOCK_NUM or io errors.
+ */
+errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
+			  void *buf);
+
+/*
+ * e4_journal_write_sb() - encode nothing: write j->sb (after setting its
+ * checksum with e4_jsb_set_csum()) to the journal superblock's block and
+ * re-decode j->jsb.  Needs E4_JOURNAL_RW.  Returns 0, E4_ERR_READ_ONLY or
+ * io errors.
+ */
+errcode_t e4_journal_write_sb(e4_journal_t j);
+
+#endif /* E4_H */

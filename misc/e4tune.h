@@ -1,0 +1,37 @@
+/*
+ * e4tune.h --- what e4tune's option parser hands to each of its parts
+ * (journal superblock: tune_journal.c).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_MISC_E4TUNE_H
+#define E4_MISC_E4TUNE_H
+
+#include "util.h"
+
+struct e4tune_opts {
+	const char	*device;	/* the image or block device */
+	const char	*journal_dev;	/* -j: external journal */
+	const char	*undo_file;	/* -z */
+	int		list;		/* -l */
+	int		verbose;	/* -v */
+	int		json;		/* --json */
+	int		dry_run;	/* -n */
+	int		force;		/* -f */
+	/* journal superblock edits (-O, -E) */
+	const char	*features;		/* -O spec */
+	int		clear_journal_errno;	/* -E clear_journal_errno */
+	uint32_t	num_fc_blks;		/* -E num_fc_blks=; -1 unset */
+	const char	*journal_uuid;		/* -E journal_uuid= */
+};
+
+/* tune_journal.c */
+int e4tune_journal_wants_write(const struct e4tune_opts *o);
+/* Print the journal superblock (-l); returns the tool's exit status. */
+int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
+			ext2_filsys fs, struct e4_json *js);
+/* Apply -O/-E journal edits; returns the tool's exit status. */
+int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
+			 ext2_filsys fs);
+
+#endif

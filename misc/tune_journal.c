@@ -1,0 +1,325 @@
+/*
+ * tune_journal.c --- e4tune's journal superblock part: list it (-l,
+ * --json) and apply -O / -E edits through libe4.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <et/com_err.h>
+#include <e2p/e2p.h>
+#include <uuid/uuid.h>
+
+#include "e4.h"
+#include "e4tune.h"
+
+int e4tune_journal_wants_write(const struct e4tune_opts *o)
+{
+	return o->features || o->clear_journal_errno ||
+		o->num_fc_blks != (uint32_t)-1 || o->journal_uuid;
+}
+
+/* Space-separated feature names of @jsb into @buf. */
+static void feature_names(const struct e4_jsb *jsb, char *buf, size_t len)
+{
+	uint32_t masks[3] = { jsb->feature_compat, jsb->feature_incompat,
+			      jsb->feature_ro_compat };
+	size_t used = 0;
+	int i, bit;
+
+	buf[0] = 0;
+	for (i = 0; i < 3; i++)
+		for (bit = 0; bit < 32; bit++) {
+			if (!(masks[i] & (1U << bit)))
+				continue;
+			used += snprintf(buf + used, used < len ?
+					 len - used : 0, "%s%s",
+					 used ? " " : "",
+					 e4_jrnl_feature2string(i, 1U << bit));
+		}
+	if (!used)
+		snprintf(buf, len, "(none)");
+}
+
+static const char *csum_type_name(uint8_t t)
+{
+	switch (t) {
+	case 0:
+		return "none";
+	case JBD2_CRC32_CHKSUM:
+		return "crc32";
+	case JBD2_MD5_CHKSUM:
+		return "md5";
+	case JBD2_SHA1_CHKSUM:
+		return "sha1";
+	case JBD2_CRC32C_CHKSUM:
+		return "crc32c";
+	default:
+		return "unknown";
+	}
+}
+
+/* The checksum method in force: v3/v2 crc32c, v1 crc32, or none. */
+static const char *csum_method(const struct e4_jsb *s)
+{
+	if (s->feature_incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+		return "v3";
+	if (s->feature_incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+		return "v2";
+	if (s->feature_compat & JBD2_FEATURE_COMPAT_CHECKSUM)
+		return "v1";
+	return "none";
+}
+
+static void print_text(e4_journal_t j, ext2_filsys fs, int verifies)
+{
+	const struct e4_jsb *s = &j->jsb;
+	char feats[512];
+	uint32_t fc = e4_jsb_fc_blocks(j->sb);
+	unsigned long long kb = (unsigned long long)s->blocksize / 1024 *
+		s->maxlen;
+	uint32_t i;
+
+	feature_names(s, feats, sizeof(feats));
+	if (j->external)
+		printf("Journal location:         external device %s\n",
+		       j->dev_name);
+	else
+		printf("Journal location:         inode %u\n",
+		       fs->super->s_journal_inum);
+	printf("Journal superblock:       v%u (block type %u)\n",
+	       s->blocktype == JBD2_SUPERBLOCK_V2 ? 2 : 1, s->blocktype);
+	printf("Journal features:         %s\n", feats);
+	if (kb < 8192)
+		printf("Total journal size:       %lluk\n", kb);
+	else
+		printf("Total journal size:       %lluM\n", kb >> 10);
+	printf("Journal block size:       %u\n", s->blocksize);
+	printf("Total journal blocks:     %u\n", s->maxlen);
+	printf("Max transaction length:   %u\n", s->maxlen - fc);
+	printf("Fast commit length:       %u\n", fc);
+	printf("Journal first block:      %u\n", s->first);
+	printf("Journal sequence:         0x%08x\n", s->sequence);
+	printf("Journal start:            %u\n", s->start);
+	printf("Journal errno:            %d\n", s->errno_);
+	printf("Journal checksum method:  %s\n", csum_method(s));
+	if (s->feature_compat & JBD2_FEATURE_COMPAT_CHECKSUM)
+		printf("Journal checksum type:    crc32\n");
+	if (e4_jsb_has_csum_v2v3(j->sb)) {
+		printf("Journal checksum type:    %s\n",
+		       csum_type_name(s->checksum_type));
+		printf("Journal checksum:         0x%08x (%s)\n", s->checksum,
+		       verifies ? "verifies" : "DOES NOT VERIFY");
+	}
+	printf("Journal UUID:             %s\n", e2p_uuid2str((void *)s->uuid));
+	printf("Journal number of users:  %u\n", s->nr_users);
+	for (i = 0; i < s->nr_users && i < JSB_MAX_USERS; i++)
+		printf(i ? "                          %s\n" :
+		       "Journal users:            %s\n",
+		       e2p_uuid2str((void *)s->users[i]));
+	printf("Journal num_fc_blks:      %u\n", s->num_fc_blks);
+	printf("Journal max_trans_data:   %u\n", s->max_trans_data);
+	printf("Journal head:             %u\n", s->head);
+	printf("Needs recovery:           %s\n",
+	       e4_tool_needs_recovery(fs) ? "yes" : "no");
+}
+
+static void print_json(e4_journal_t j, ext2_filsys fs, int verifies,
+		       struct e4_json *js)
+{
+	const struct e4_jsb *s = &j->jsb;
+	uint32_t masks[3] = { s->feature_compat, s->feature_incompat,
+			      s->feature_ro_compat };
+	uint32_t fc = e4_jsb_fc_blocks(j->sb);
+	uint32_t i;
+	int k, bit;
+
+	e4_json_obj_begin(js, "journal");
+	e4_json_str(js, "location", j->external ? "external" : "inode");
+	if (j->external)
+		e4_json_str(js, "device", j->dev_name);
+	else
+		e4_json_u64(js, "inode", fs->super->s_journal_inum);
+	e4_json_u64(js, "blocktype", s->blocktype);
+	e4_json_u64(js, "blocksize", s->blocksize);
+	e4_json_u64(js, "maxlen", s->maxlen);
+	e4_json_u64(js, "first", s->first);
+	e4_json_u64(js, "sequence", s->sequence);
+	e4_json_u64(js, "start", s->start);
+	e4_json_i64(js, "errno", s->errno_);
+	e4_json_u64(js, "feature_compat", s->feature_compat);
+	e4_json_u64(js, "feature_incompat", s->feature_incompat);
+	e4_json_u64(js, "feature_ro_compat", s->feature_ro_compat);
+	e4_json_arr_begin(js, "features");
+	for (k = 0; k < 3; k++)
+		for (bit = 0; bit < 32; bit++)
+			if (masks[k] & (1U << bit))
+				e4_json_str(js, NULL,
+					    e4_jrnl_feature2string(k,
+								   1U << bit));
+	e4_json_arr_end(js);
+	e4_json_str(js, "checksum_method", csum_method(s));
+	e4_json_u64(js, "checksum_type", s->checksum_type);
+	e4_json_str(js, "checksum_type_name",
+		    csum_type_name(s->checksum_type));
+	e4_json_u64(js, "checksum", s->checksum);
+	e4_json_bool(js, "checksum_verifies", verifies);
+	e4_json_str(js, "uuid", e2p_uuid2str((void *)s->uuid));
+	e4_json_u64(js, "nr_users", s->nr_users);
+	e4_json_arr_begin(js, "users");
+	for (i = 0; i < s->nr_users && i < JSB_MAX_USERS; i++)
+		e4_json_str(js, NULL, e2p_uuid2str((void *)s->users[i]));
+	e4_json_arr_end(js);
+	e4_json_u64(js, "num_fc_blks", s->num_fc_blks);
+	e4_json_u64(js, "fast_commit_blocks", fc);
+	e4_json_u64(js, "max_transaction_length", s->maxlen - fc);
+	e4_json_u64(js, "max_transaction", s->max_transaction);
+	e4_json_u64(js, "max_trans_data", s->max_trans_data);
+	e4_json_u64(js, "head", s->head);
+	e4_json_obj_end(js);
+	e4_json_bool(js, "needs_recovery", e4_tool_needs_recovery(fs));
+}
+
+int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
+			ext2_filsys fs, struct e4_json *js)
+{
+	e4_journal_t j = NULL;
+	errcode_t retval;
+	int verifies;
+
+	retval = e4_journal_open(fs, o->journal_dev, 0, &j);
+	if (retval) {
+		com_err(prog, retval, "while reading journal superblock of %s",
+			o->journal_dev ? o->journal_dev : o->device);
+		/* -f shows even a superblock that fails validation. */
+		if (!j || !o->force) {
+			e4_journal_close(j);
+			return 1;
+		}
+	}
+	verifies = e4_jsb_csum_ok(j->sb);
+	if (js)
+		print_json(j, fs, verifies, js);
+	else
+		print_text(j, fs, verifies);
+	e4_journal_close(j);
+	return retval ? 1 : 0;
+}
+
+/* Print what differs between the old and new superblocks. */
+static void print_changes(const char *prog, const void *oldb,
+			  const void *newb, int dry_run)
+{
+	struct e4_jsb a, b;
+	char fa[512], fb[512];
+	const char *verb = dry_run ? "would change" : "changed";
+
+	e4_jsb_decode(oldb, &a);
+	e4_jsb_decode(newb, &b);
+	feature_names(&a, fa, sizeof(fa));
+	feature_names(&b, fb, sizeof(fb));
+	if (strcmp(fa, fb))
+		printf("%s: %s journal features: %s -> %s\n", prog, verb,
+		       fa, fb);
+	if (a.checksum_type != b.checksum_type)
+		printf("%s: %s journal checksum type: %s -> %s\n", prog, verb,
+		       csum_type_name(a.checksum_type),
+		       csum_type_name(b.checksum_type));
+	if (a.num_fc_blks != b.num_fc_blks)
+		printf("%s: %s journal s_num_fc_blks: %u -> %u\n", prog, verb,
+		       a.num_fc_blks, b.num_fc_blks);
+	if (a.errno_ != b.errno_)
+		printf("%s: %s journal errno: %d -> %d\n", prog, verb,
+		       a.errno_, b.errno_);
+	if (memcmp(a.uuid, b.uuid, 16)) {
+		printf("%s: %s journal UUID: %s", prog, verb,
+		       e2p_uuid2str(a.uuid));
+		printf(" -> %s\n", e2p_uuid2str(b.uuid));
+	}
+	if (!memcmp(oldb, newb, JSB_SIZE))
+		printf("%s: journal superblock unchanged\n", prog);
+}
+
+int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
+			 ext2_filsys fs)
+{
+	const char *where = o->journal_dev ? o->journal_dev : o->device;
+	unsigned char newsb[JSB_SIZE];
+	e4_journal_t j = NULL;
+	char bad[128];
+	int flags = 0;
+	errcode_t retval;
+	uuid_t uu;
+
+	if (e4_tool_needs_recovery(fs) && !o->force) {
+		com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s", o->device);
+		return 1;
+	}
+	retval = e4_journal_open(fs, o->journal_dev,
+				 o->dry_run ? 0 : E4_JOURNAL_RW, &j);
+	if (retval) {
+		com_err(prog, retval, "while reading journal superblock of %s",
+			where);
+		e4_journal_close(j);
+		return 1;
+	}
+	memcpy(newsb, j->sb, JSB_SIZE);
+	if (ext2fs_has_feature_64bit(fs->super))
+		flags |= E4_FEAT_FS_64BIT;
+	if (ext2fs_has_feature_fast_commit(fs->super))
+		flags |= E4_FEAT_FS_FAST_COMMIT;
+	if (o->force)
+		flags |= E4_FEAT_FORCE;
+	if (o->features || o->num_fc_blks != (uint32_t)-1) {
+		retval = e4_jsb_edit_features(newsb, o->features,
+					      o->num_fc_blks, flags, bad,
+					      sizeof(bad));
+		if (retval) {
+			if (bad[0])
+				com_err(prog, retval, "'%s' while setting "
+					"journal features of %s", bad, where);
+			else
+				com_err(prog, retval, "while setting journal "
+					"features of %s", where);
+			goto out;
+		}
+	}
+	if (o->clear_journal_errno)
+		e4_put_be32(newsb + JSB_ERRNO, 0);
+	if (o->journal_uuid) {
+		if (!strcmp(o->journal_uuid, "random")) {
+			uuid_generate(uu);
+		} else if (!strcmp(o->journal_uuid, "time")) {
+			uuid_generate_time(uu);
+		} else if (uuid_parse(o->journal_uuid, uu)) {
+			retval = EXT2_ET_INVALID_ARGUMENT;
+			com_err(prog, retval, "'%s' is not a UUID",
+				o->journal_uuid);
+			goto out;
+		}
+		/* The UUID seeds every v2/v3 checksum of the log. */
+		if (memcmp(newsb + JSB_UUID, uu, 16) &&
+		    e4_be32(newsb + JSB_START)) {
+			retval = E4_ERR_JOURNAL_NOT_EMPTY;
+			com_err(prog, retval, "while changing the journal UUID "
+				"of %s", where);
+			goto out;
+		}
+		memcpy(newsb + JSB_UUID, uu, 16);
+	}
+	e4_jsb_set_csum(newsb);
+	print_changes(prog, j->sb, newsb, o->dry_run);
+	if (o->dry_run)
+		goto out;
+	memcpy(j->sb, newsb, JSB_SIZE);
+	retval = e4_journal_write_sb(j);
+	if (retval)
+		com_err(prog, retval, "while writing journal superblock of %s",
+			where);
+out:
+	e4_journal_close(j);
+	return retval ? 1 : 0;
+}

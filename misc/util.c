@@ -1,0 +1,218 @@
+/*
+ * util.c --- helpers shared by the e4tools programs: open a file system
+ * (mount check, undo file), and a small JSON writer.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "util.h"
+
+errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
+			  const char *undo_file, ext2_filsys *ret)
+{
+	io_manager io = unix_io_manager;
+	int open_flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP;
+	int mount_flags = 0;
+	struct stat st;
+	errcode_t retval;
+
+	*ret = NULL;
+	if (stat(device, &st) < 0) {
+		retval = errno;
+		com_err(prog, retval, "while trying to open %s", device);
+		return retval;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		retval = EISDIR;
+		com_err(prog, retval, "while trying to open %s", device);
+		return retval;
+	}
+	if (flags & E4_OPEN_RW) {
+		retval = ext2fs_check_if_mounted(device, &mount_flags);
+		if (retval) {
+			com_err(prog, retval,
+				"while determining whether %s is mounted",
+				device);
+			return retval;
+		}
+		if (mount_flags & EXT2_MF_MOUNTED) {
+			com_err(prog, E4_ERR_MOUNTED,
+				"%s: refusing to write a mounted filesystem",
+				device);
+			return E4_ERR_MOUNTED;
+		}
+		open_flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
+		if (undo_file) {
+			if (unlink(undo_file) < 0 && errno != ENOENT) {
+				retval = errno;
+				com_err(prog, retval,
+					"while deleting undo file %s",
+					undo_file);
+				return retval;
+			}
+			retval = set_undo_io_backing_manager(unix_io_manager);
+			if (!retval)
+				retval = set_undo_io_backup_file(
+					(char *)undo_file);
+			if (retval) {
+				com_err(prog, retval,
+					"while setting up undo file %s",
+					undo_file);
+				return retval;
+			}
+			io = undo_io_manager;
+		}
+	}
+	if (flags & E4_OPEN_IGNORE_CSUM)
+		open_flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	retval = ext2fs_open2(device, NULL, open_flags, 0, 0, io, ret);
+	if (retval) {
+		com_err(prog, retval, "while trying to open %s", device);
+		*ret = NULL;
+		return retval;
+	}
+	return 0;
+}
+
+int e4_tool_needs_recovery(ext2_filsys fs)
+{
+	return ext2fs_has_feature_journal_needs_recovery(fs->super);
+}
+
+/* ---- JSON ---- */
+
+void e4_json_init(struct e4_json *js, FILE *f)
+{
+	memset(js, 0, sizeof(*js));
+	js->f = f;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			if (*p < 0x20 || *p >= 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void json_key(struct e4_json *js, const char *key)
+{
+	if (js->need_comma[js->depth])
+		fputc(',', js->f);
+	js->need_comma[js->depth] = 1;
+	if (js->depth) {
+		fputc('\n', js->f);
+		fprintf(js->f, "%*s", 2 * js->depth, "");
+	}
+	if (key) {
+		json_string(js->f, key);
+		fputs(": ", js->f);
+	}
+}
+
+static void json_open(struct e4_json *js, const char *key, char c)
+{
+	json_key(js, key);
+	fputc(c, js->f);
+	if (js->depth < 63)
+		js->depth++;
+	js->need_comma[js->depth] = 0;
+}
+
+static void json_close(struct e4_json *js, char c)
+{
+	int had = js->need_comma[js->depth];
+
+	if (js->depth)
+		js->depth--;
+	if (had) {
+		fputc('\n', js->f);
+		fprintf(js->f, "%*s", 2 * js->depth, "");
+	}
+	fputc(c, js->f);
+}
+
+void e4_json_obj_begin(struct e4_json *js, const char *key)
+{
+	json_open(js, key, '{');
+}
+
+void e4_json_obj_end(struct e4_json *js)
+{
+	json_close(js, '}');
+}
+
+void e4_json_arr_begin(struct e4_json *js, const char *key)
+{
+	json_open(js, key, '[');
+}
+
+void e4_json_arr_end(struct e4_json *js)
+{
+	json_close(js, ']');
+}
+
+void e4_json_str(struct e4_json *js, const char *key, const char *val)
+{
+	json_key(js, key);
+	json_string(js->f, val ? val : "");
+}
+
+void e4_json_u64(struct e4_json *js, const char *key, uint64_t val)
+{
+	json_key(js, key);
+	fprintf(js->f, "%" PRIu64, val);
+}
+
+void e4_json_i64(struct e4_json *js, const char *key, int64_t val)
+{
+	json_key(js, key);
+	fprintf(js->f, "%" PRId64, val);
+}
+
+void e4_json_bool(struct e4_json *js, const char *key, int val)
+{
+	json_key(js, key);
+	fputs(val ? "true" : "false", js->f);
+}
+
+void e4_json_null(struct e4_json *js, const char *key)
+{
+	json_key(js, key);
+	fputs("null", js->f);
+}
+
+void e4_json_finish(struct e4_json *js)
+{
+	fputc('\n', js->f);
+}

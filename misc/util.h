@@ -1,0 +1,55 @@
+/*
+ * util.h --- helpers shared by the e4tools programs (not part of libe4):
+ * opening a file system the e2fsprogs way, undo files, and a small JSON
+ * writer for --json output.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_MISC_UTIL_H
+#define E4_MISC_UTIL_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <ext2fs/ext2fs.h>
+
+/* Flags for e4_tool_open_fs(). */
+#define E4_OPEN_RW		0x1	/* open read-write */
+#define E4_OPEN_IGNORE_CSUM	0x2	/* EXT2_FLAG_IGNORE_CSUM_ERRORS */
+#define E4_OPEN_FORCE		0x4	/* -f: skip the needs_recovery check */
+
+/*
+ * e4_tool_open_fs() - open the file system on @device for program @prog.
+ * Read-only unless E4_OPEN_RW.  With E4_OPEN_RW: refuses a mounted fs, and
+ * routes writes through libext2fs's undo io_manager when @undo_file is not
+ * NULL (an existing undo file is replaced, as tune2fs does).  Prints a
+ * one-line com_err message naming @device on failure.  Returns 0 or the
+ * error.
+ */
+errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
+			  const char *undo_file, ext2_filsys *ret);
+
+/* e4_tool_needs_recovery() - nonzero if the fs superblock says so. */
+int e4_tool_needs_recovery(ext2_filsys fs);
+
+/* ---- JSON writer ---- */
+struct e4_json {
+	FILE	*f;
+	int	depth;
+	int	need_comma[64];
+};
+
+void e4_json_init(struct e4_json *js, FILE *f);
+/* Begin an object or array; @key is NULL inside arrays or at top level. */
+void e4_json_obj_begin(struct e4_json *js, const char *key);
+void e4_json_obj_end(struct e4_json *js);
+void e4_json_arr_begin(struct e4_json *js, const char *key);
+void e4_json_arr_end(struct e4_json *js);
+void e4_json_str(struct e4_json *js, const char *key, const char *val);
+void e4_json_u64(struct e4_json *js, const char *key, uint64_t val);
+void e4_json_i64(struct e4_json *js, const char *key, int64_t val);
+void e4_json_bool(struct e4_json *js, const char *key, int val);
+void e4_json_null(struct e4_json *js, const char *key);
+/* Finish the document with a newline. */
+void e4_json_finish(struct e4_json *js);
+
+#endif

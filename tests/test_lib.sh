@@ -1,0 +1,66 @@
+# test_lib.sh --- shell helpers for the image tests; a test script starts
+# with: . "$TOP/tests/test_lib.sh"
+# Each script runs in its own empty directory $T with set -e.
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# img NAME: unpack tests/images/NAME.img.gz to ./NAME.img, print the path.
+img() {
+	[ -f "$T/$1.img" ] || gzip -dc "$IMAGES/$1.img.gz" >"$T/$1.img"
+	echo "$T/$1.img"
+}
+
+# all_images: names of the bundled crash images.
+all_images() {
+	for f in "$IMAGES"/*.img.gz; do basename "$f" .img.gz; done
+}
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+	echo "ok: $1 = '$3'"
+}
+
+# expect_rc EXPECTED CMD...: run CMD, check its exit status.
+expect_rc() {
+	want=$1; shift
+	set +e
+	"$@"
+	got=$?
+	set -e
+	[ "$got" = "$want" ] || fail "'$*' exited $got, expected $want"
+}
+
+# field FILE LABEL: the value after "LABEL:" in dumpe2fs-style output.
+field() {
+	sed -n "s/^$2: *//p" "$1" | head -n 1
+}
+
+# can_mount: 0 when loop mounting works here (root, loop module, ext4).
+can_mount() {
+	[ "$(id -u)" = 0 ] || return 1
+	command -v losetup >/dev/null || return 1
+	grep -qw ext4 /proc/filesystems 2>/dev/null ||
+		modprobe ext4 2>/dev/null || return 1
+	[ -e /dev/loop-control ] || return 1
+	return 0
+}
+
+# mount_img IMAGE DIR [OPTS]: loop mount, registering cleanup.
+E4_MOUNTS=""
+mount_img() {
+	mkdir -p "$2"
+	mount -o loop${3:+,$3} "$1" "$2" || return 1
+	E4_MOUNTS="$2 $E4_MOUNTS"
+	trap 'cleanup_mounts' EXIT
+}
+
+cleanup_mounts() {
+	for m in $E4_MOUNTS; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	E4_MOUNTS=""
+}
