@@ -231,4 +231,81 @@ errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
  */
 errcode_t e4_journal_write_sb(e4_journal_t j);
 
+
+/* ---- scan.c: the kernel's PASS_SCAN over the log ------------------------ */
+
+/* One block tag of a descriptor block. */
+struct e4_jtag {
+	blk64_t		fsblk;		/* fs block the logged copy belongs to */
+	blk64_t		jblk;		/* jblock holding the logged copy */
+	uint32_t	flags;		/* JBD2_FLAG_* */
+	uint32_t	csum;		/* stored tag checksum (v2: low 16 bits) */
+	int		csum_ok;	/* 1 ok, 0 mismatch, -1 not checksummed */
+};
+
+/* One transaction found in the log, in log order. */
+struct e4_jtrans {
+	uint32_t	tid;
+	blk64_t		first_jblk;	/* its first log block */
+	blk64_t		last_jblk;	/* its commit block (or last seen) */
+	blk64_t		nblocks;	/* log blocks it occupies */
+	struct e4_jtag	*tags;		/* every tag, in log order */
+	size_t		ntags;
+	blk64_t		*revokes;	/* fs blocks of its revoke records */
+	size_t		nrevokes;
+	unsigned int	ndescriptors;	/* descriptor blocks */
+	unsigned int	nrevoke_blocks;	/* revoke blocks */
+	int		committed;	/* replayable: commit valid, tid <
+					 * the scan's end_tid */
+	int		has_commit;	/* a commit block was found */
+	uint64_t	commit_sec;	/* h_commit_sec */
+	uint32_t	commit_nsec;	/* h_commit_nsec */
+	uint8_t		commit_csum_type;	/* h_chksum_type */
+	uint8_t		commit_csum_size;	/* h_chksum_size */
+	uint32_t	commit_csum;	/* h_chksum[0] */
+	int		commit_csum_ok;	/* 1 ok, 0 mismatch, -1 none */
+};
+
+/* Why the scan stopped (kernel fs/jbd2/recovery.c do_one_pass()). */
+enum e4_scan_stop {
+	E4_SCAN_EMPTY = 0,	/* s_start == 0: nothing to recover */
+	E4_SCAN_NO_MAGIC,	/* a block without JBD2_MAGIC: normal end */
+	E4_SCAN_SEQUENCE,	/* h_sequence != expected tid: normal end */
+	E4_SCAN_BLOCKTYPE,	/* unknown block type: normal end */
+	E4_SCAN_COMMIT_CSUM,	/* commit checksum failed: tid not replayed */
+	E4_SCAN_DESC_CSUM,	/* descriptor/revoke tail checksum failed */
+	E4_SCAN_STALE,		/* commit time went backwards: stale log */
+	E4_SCAN_UPTO,		/* stopped by the caller's upto tid */
+	E4_SCAN_IO_ERROR,	/* a journal block could not be read */
+	E4_SCAN_BAD_REVOKE,	/* revoke r_count invalid */
+};
+
+/* One decision the scan made, for display ("why did it stop here"). */
+struct e4_scan_event {
+	uint32_t	tid;
+	blk64_t		jblk;
+	int		kind;		/* enum e4_scan_stop or another code */
+	char		msg[120];	/* one line, names the kernel rule */
+};
+
+struct e4_jscan {
+	uint32_t	start_tid;	/* s_sequence */
+	blk64_t		start_jblk;	/* s_start */
+	blk64_t		log_first;	/* s_first */
+	blk64_t		log_end;	/* e4_jsb_log_end(): wrap point */
+	uint32_t	end_tid;	/* first tid NOT replayed (the
+					 * kernel's end_transaction) */
+	struct e4_jtrans *trans;	/* every transaction seen, in order;
+					 * the committed ones come first */
+	size_t		ntrans;
+	size_t		ncommitted;	/* trans[0..ncommitted) replayable */
+	enum e4_scan_stop stop;		/* why the scan ended */
+	blk64_t		stop_jblk;	/* where */
+	int		corrupt;	/* the kernel would report corruption
+					 * (failed commit, bad tag csum, ...) */
+	struct e4_scan_event *events;
+	size_t		nevents;
+	uint32_t	fc_blocks_used;	/* fast-commit blocks holding TLVs */
+};
+
 #endif /* E4_H */
