@@ -232,6 +232,67 @@ errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
 errcode_t e4_journal_write_sb(e4_journal_t j);
 
 
+/* ---- mem_io.c: a memory-backed io_manager (tests, fuzzing) ------------- */
+
+/*
+ * An image in memory: reads come from @base (read-only template, may be
+ * NULL for zeros) unless a 4 KiB page was written, which is copied on
+ * first write.  Open it with ext2fs_open2(m->name, ..., e4_mem_io_manager).
+ */
+struct e4_memimg {
+	const unsigned char *base;	/* template, bytes; not owned */
+	uint64_t	size;		/* bytes */
+	unsigned char	**pages;	/* written pages, or NULL */
+	uint64_t	*dirty;		/* indexes of written pages */
+	uint64_t	npages, ndirty;
+	uint64_t	nreads, nwrites;	/* channel calls so far */
+	char		name[40];	/* "e4mem:0x..." for ext2fs_open2 */
+};
+
+extern io_manager e4_mem_io_manager;
+
+/* e4_memimg_init() - set up @m over @size bytes of @base.  Returns 0 or
+ * EXT2_ET_NO_MEMORY. */
+errcode_t e4_memimg_init(struct e4_memimg *m, const void *base,
+			 uint64_t size);
+/* e4_memimg_reset() - drop every written page (back to the template). */
+void e4_memimg_reset(struct e4_memimg *m);
+/* e4_memimg_free() - release what e4_memimg_init() allocated. */
+void e4_memimg_free(struct e4_memimg *m);
+/* e4_memimg_pread()/pwrite() - @len bytes at byte @off.  Return 0,
+ * EXT2_ET_SHORT_READ / EXT2_ET_SHORT_WRITE past the end, or
+ * EXT2_ET_NO_MEMORY. */
+errcode_t e4_memimg_pread(struct e4_memimg *m, uint64_t off, void *buf,
+			  uint64_t len);
+errcode_t e4_memimg_pwrite(struct e4_memimg *m, uint64_t off,
+			   const void *buf, uint64_t len);
+
+/* ---- fault_io.c: a fault-injecting io_manager (tests) ------------------- */
+
+#define E4_FAULT_ABORT_ON_WRITE	0x1	/* abort() on any write */
+
+/*
+ * Wraps @backing opened on @backing_name.  Calls are counted from 1; the
+ * read (write) numbered fail_read_at (fail_write_at) and every later one
+ * fail with E4_ERR_IO_FAULT; the read numbered short_read_at returns
+ * EXT2_ET_SHORT_READ.  0 disables each.  Discard and zeroout count as
+ * writes.  Open with ext2fs_open2(f->name, ..., e4_fault_io_manager).
+ */
+struct e4_fault {
+	io_manager	backing;
+	const char	*backing_name;
+	int		flags;		/* E4_FAULT_* */
+	uint64_t	fail_read_at, fail_write_at, short_read_at;
+	uint64_t	nreads, nwrites;	/* calls so far */
+	char		name[40];	/* "e4fault:0x..." */
+};
+
+extern io_manager e4_fault_io_manager;
+
+/* e4_fault_init() - set up @f with no fault armed. */
+void e4_fault_init(struct e4_fault *f, io_manager backing,
+		   const char *backing_name);
+
 /* ---- scan.c: the kernel's PASS_SCAN over the log ------------------------ */
 
 /* One block tag of a descriptor block. */
