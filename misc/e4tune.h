@@ -7,6 +7,7 @@
 #ifndef E4_MISC_E4TUNE_H
 #define E4_MISC_E4TUNE_H
 
+#include "e4.h"
 #include "util.h"
 
 struct e4tune_opts {
@@ -30,6 +31,10 @@ int e4tune_journal_wants_write(const struct e4tune_opts *o);
 /* Print the journal superblock (-l); returns the tool's exit status. */
 int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
 			ext2_filsys fs, struct e4_json *js);
+/* Print an open journal's superblock as text or JSON (also e4debug). */
+void e4tune_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies);
+void e4tune_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
+			   struct e4_json *js);
 /* Apply -O/-E journal edits; returns the tool's exit status. */
 int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 			 ext2_filsys fs);

@@ -74,7 +74,7 @@ static const char *csum_method(const struct e4_jsb *s)
 	return "none";
 }
 
-static void print_text(e4_journal_t j, ext2_filsys fs, int verifies)
+void e4tune_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 {
 	const struct e4_jsb *s = &j->jsb;
 	char feats[512];
@@ -127,8 +127,8 @@ static void print_text(e4_journal_t j, ext2_filsys fs, int verifies)
 	       e4_tool_needs_recovery(fs) ? "yes" : "no");
 }
 
-static void print_json(e4_journal_t j, ext2_filsys fs, int verifies,
-		       struct e4_json *js)
+void e4tune_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
+			   struct e4_json *js)
 {
 	const struct e4_jsb *s = &j->jsb;
 	uint32_t masks[3] = { s->feature_compat, s->feature_incompat,
@@ -202,9 +202,9 @@ int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
 	}
 	verifies = e4_jsb_csum_ok(j->sb);
 	if (js)
-		print_json(j, fs, verifies, js);
+		e4tune_print_jsb_json(j, fs, verifies, js);
 	else
-		print_text(j, fs, verifies);
+		e4tune_print_jsb_text(j, fs, verifies);
 	e4_journal_close(j);
 	return retval ? 1 : 0;
 }
