@@ -97,11 +97,13 @@ void e4_jsb_set_csum(void *buf);
  * e4_jsb_validate() - check the journal superblock at @buf the way the
  * kernel's journal_check_superblock()/journal_load_superblock() do:
  * magic and block type, s_blocksize == @fs_blocksize (bytes),
- * s_maxlen <= @real_len (jblocks the journal really has), s_first within
+ * s_maxlen <= @real_len (jblocks the journal really has), s_maxlen at
+ * least JBD2_MIN_JOURNAL_BLOCKS plus the fast-commit area, s_first within
  * [1, s_maxlen), s_start 0 or within [s_first, s_maxlen), v2/v3 exclusive,
  * checksum type, checksum, and unknown incompat features.
  * Returns 0 or E4_ERR_JSB_MAGIC, E4_ERR_JSB_BLOCKTYPE, E4_ERR_JSB_BLOCKSIZE,
- * E4_ERR_JSB_MAXLEN, E4_ERR_JSB_FIRST, E4_ERR_JSB_START,
+ * E4_ERR_JSB_MAXLEN, E4_ERR_JSB_TOO_SHORT, E4_ERR_JSB_FIRST,
+ * E4_ERR_JSB_START,
  * E4_ERR_FEATURE_CONFLICT, E4_ERR_JSB_CSUM_TYPE, E4_ERR_JSB_CSUM,
  * E4_ERR_JSB_UNKNOWN_FEATURE (checked in that order).
  */
