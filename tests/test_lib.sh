@@ -69,9 +69,9 @@ cleanup_mounts() {
 # s_kbytes_written and s_checksum (fields every writer changes), so two
 # replays of the same image can be compared byte for byte.
 zero_sb_times() {
-	for f in 48:4 628:1 376:8 1020:4; do
-		dd if=/dev/zero of="$1" bs=1 seek=$((1024 + ${f%:*})) \
-			count=${f#*:} conv=notrunc 2>/dev/null
+	for _zf in 48:4 628:1 376:8 1020:4; do
+		dd if=/dev/zero of="$1" bs=1 seek=$((1024 + ${_zf%:*})) \
+			count=${_zf#*:} conv=notrunc 2>/dev/null
 	done
 }
 
