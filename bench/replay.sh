@@ -85,5 +85,5 @@ e4r=$(cut -d' ' -f2 "$BENCH_DIR/e4.txt" | median)
 fkr=$(cut -d' ' -f2 "$BENCH_DIR/fsck.txt" | median)
 echo "median of $RUNS: e4replay $e4 s ($e4r KiB peak RSS)," \
 	"e2fsck -E journal_only $fk s ($fkr KiB); ratio" \
-	"$(awk -v a="$fk" -v b="$e4" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')x;" \
+	"$(awk -v a="$fk" -v b="$e4" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')x;" \
 	"identical results: $same"
