@@ -135,7 +135,10 @@ uint32_t e4_jsb_log_end(const void *buf);
  * Rules (kernel fs/jbd2/journal.c and e2fsprogs tune2fs): v1/v2/v3 checksum
  * mutually exclusive; changing a checksum feature, 64bit, fast_commit or
  * s_num_fc_blks needs s_start == 0; fast_commit needs the fs fast_commit
- * feature and must leave s_maxlen - num_fc_blks >= JBD2_MIN_JOURNAL_BLOCKS;
+ * feature and must leave s_maxlen - num_fc_blks >= JBD2_MIN_JOURNAL_BLOCKS
+ * (so must a new s_num_fc_blks set without the bit, since ext4 sets the bit
+ * at every mount of a fast_commit fs); turning fast_commit off keeps
+ * s_num_fc_blks;
  * 64bit on a non-64bit fs needs E4_FEAT_FORCE.  s_checksum_type follows
  * the checksum feature; the superblock checksum is recomputed.  @buf is
  * changed only when every rule holds.  On error, *@bad (if not NULL) points
