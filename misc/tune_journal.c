@@ -296,8 +296,9 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 			uuid_generate_time(uu);
 		} else if (uuid_parse(o->journal_uuid, uu)) {
 			retval = EXT2_ET_INVALID_ARGUMENT;
-			com_err(prog, retval, "'%s' is not a UUID",
-				o->journal_uuid);
+			com_err(prog, 0, "'%s' is not a UUID, while setting "
+				"the journal UUID of %s", o->journal_uuid,
+				where);
 			goto out;
 		}
 		/* The UUID seeds every v2/v3 checksum of the log. */

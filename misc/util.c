@@ -16,6 +16,26 @@
 #include "e4.h"
 #include "util.h"
 
+/*
+ * A truncated image: the superblock counts more blocks than the file or
+ * device holds (e2fsck's "The filesystem size (according to the
+ * superblock) is ... blocks" check).  Nothing beyond the end can be read.
+ */
+static errcode_t check_size(ext2_filsys fs, const char *device)
+{
+	blk64_t dev_blocks;
+	errcode_t retval;
+
+	retval = ext2fs_get_device_size2(device, fs->blocksize, &dev_blocks);
+	if (retval == EXT2_ET_UNIMPLEMENTED)
+		return 0;
+	if (retval)
+		return retval;
+	if (dev_blocks && dev_blocks < ext2fs_blocks_count(fs->super))
+		return E4_ERR_FS_TRUNCATED;
+	return 0;
+}
+
 errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 			  const char *undo_file, ext2_filsys *ret)
 {
@@ -78,6 +98,12 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 	if (retval) {
 		com_err(prog, retval, "while trying to open %s", device);
 		*ret = NULL;
+		return retval;
+	}
+	retval = check_size(*ret, device);
+	if (retval) {
+		com_err(prog, retval, "while checking the size of %s", device);
+		ext2fs_close_free(ret);
 		return retval;
 	}
 	return 0;
