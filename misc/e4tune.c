@@ -128,7 +128,9 @@ int main(int argc, char **argv)
 	}
 
 	flags = (want_write && !o.dry_run) ? E4_OPEN_RW : 0;
-	if (e4_tool_open_fs(prog, o.device, flags, o.undo_file, &fs))
+	/* With -j only the journal device is written: -z covers it. */
+	if (e4_tool_open_fs(prog, o.device, flags,
+			    o.journal_dev ? NULL : o.undo_file, &fs))
 		exit(1);
 
 	if (want_write)

@@ -258,8 +258,15 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s", o->device);
 		return 1;
 	}
-	retval = e4_journal_open(fs, o->journal_dev,
-				 o->dry_run ? 0 : E4_JOURNAL_RW, &j);
+	if (!o->dry_run) {
+		flags = E4_JOURNAL_RW;
+		if (o->journal_dev && o->undo_file) {
+			if (e4_tool_setup_undo(prog, o->undo_file))
+				return 1;
+			flags |= E4_JOURNAL_UNDO;
+		}
+	}
+	retval = e4_journal_open(fs, o->journal_dev, flags, &j);
 	if (retval) {
 		com_err(prog, retval, "while reading journal superblock of %s",
 			where);
@@ -267,6 +274,7 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		return 1;
 	}
 	memcpy(newsb, j->sb, JSB_SIZE);
+	flags = 0;
 	if (ext2fs_has_feature_64bit(fs->super))
 		flags |= E4_FEAT_FS_64BIT;
 	if (ext2fs_has_feature_fast_commit(fs->super))

@@ -16,6 +16,25 @@
 #include "e4.h"
 #include "util.h"
 
+errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
+{
+	errcode_t retval;
+
+	if (unlink(undo_file) < 0 && errno != ENOENT) {
+		retval = errno;
+		com_err(prog, retval, "while deleting undo file %s",
+			undo_file);
+		return retval;
+	}
+	retval = set_undo_io_backing_manager(unix_io_manager);
+	if (!retval)
+		retval = set_undo_io_backup_file((char *)undo_file);
+	if (retval)
+		com_err(prog, retval, "while setting up undo file %s",
+			undo_file);
+	return retval;
+}
+
 /*
  * A truncated image: the superblock counts more blocks than the file or
  * device holds (e2fsck's "The filesystem size (according to the
@@ -66,29 +85,14 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 		}
 		if (mount_flags & EXT2_MF_MOUNTED) {
 			com_err(prog, E4_ERR_MOUNTED,
-				"%s: refusing to write a mounted filesystem",
-				device);
+				"while opening %s for writing", device);
 			return E4_ERR_MOUNTED;
 		}
 		open_flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
 		if (undo_file) {
-			if (unlink(undo_file) < 0 && errno != ENOENT) {
-				retval = errno;
-				com_err(prog, retval,
-					"while deleting undo file %s",
-					undo_file);
+			retval = e4_tool_setup_undo(prog, undo_file);
+			if (retval)
 				return retval;
-			}
-			retval = set_undo_io_backing_manager(unix_io_manager);
-			if (!retval)
-				retval = set_undo_io_backup_file(
-					(char *)undo_file);
-			if (retval) {
-				com_err(prog, retval,
-					"while setting up undo file %s",
-					undo_file);
-				return retval;
-			}
 			io = undo_io_manager;
 		}
 	}
