@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 		usage();
 	o.device = argv[optind];
 	want_write = e4tune_journal_wants_write(&o);
-	if (!want_write && !o.list)
+	if (!want_write || o.verbose)	/* -v: list after the edit too */
 		o.list = 1;
 	if (o.json && want_write) {
 		fprintf(stderr, "%s: --json goes with -l only\n", prog);
