@@ -308,4 +308,130 @@ struct e4_jscan {
 	uint32_t	fc_blocks_used;	/* fast-commit blocks holding TLVs */
 };
 
+
+/* ---- stamp.c: the stale-data stamp ------------------------------------- */
+
+/*
+ * A stamped device holds in every 1024-byte unit: bytes 0-7 "E4JSTALE",
+ * bytes 8-15 the unit index (byte offset / 1024) as little-endian u64,
+ * bytes 16-1023 0xA5.  A unit is stale when its first 16 bytes are its own
+ * stamp; a block is stale when any of its units is (e4tools issue 4).
+ */
+#define E4_STAMP_UNIT	1024	/* bytes */
+#define E4_STAMP_FILL	0xA5
+
+/* e4_stamp_unit() - write the stamp of unit @unit (1024 bytes) to @unit_buf. */
+void e4_stamp_unit(void *unit_buf, uint64_t unit);
+
+/*
+ * e4_stamp_fill() - fill @len bytes at @buf with the stamp the device holds
+ * at byte offset @byte_offset (any alignment; whole units fast).
+ */
+void e4_stamp_fill(void *buf, uint64_t byte_offset, size_t len);
+
+/* e4_stamp_unit_is_stale() - 1 if the 16 first bytes at @unit_buf are the
+ * stamp of unit @unit, else 0. */
+int e4_stamp_unit_is_stale(const void *unit_buf, uint64_t unit);
+
+/*
+ * e4_stamp_count_stale() - number of stale units among the units whose
+ * first 16 bytes lie in the @len bytes at @buf, which the device holds at
+ * byte offset @byte_offset.  Returns the count.
+ */
+size_t e4_stamp_count_stale(const void *buf, uint64_t byte_offset,
+			    size_t len);
+
+/* e4_stamp_units() - how many units e4_stamp_count_stale() examines for
+ * the same range: the denominator of "stale units / units". */
+size_t e4_stamp_units(uint64_t byte_offset, size_t len);
+
+/* e4_stamp_block_stale() - stale units in fs block @blk (@blocksize bytes
+ * at @buf); the block is stale when this is nonzero. */
+size_t e4_stamp_block_stale(const void *buf, blk64_t blk,
+			    unsigned int blocksize);
+
+/* e4_block_is_zero() - 1 if the @len bytes at @buf are all zero. */
+int e4_block_is_zero(const void *buf, size_t len);
+
+/* ---- overlay_io.c: a read-only io_manager serving a replayed state ----- */
+
+/*
+ * An overlay serves the fs blocks of its map from copies held on a source
+ * channel (the journal's: the copies logged in the journal, unescaped) and
+ * every other block from the image file; writes fail with
+ * E4_ERR_READ_ONLY.  With the
+ * map of e4_overlay_map_state(), ext2fs_open2() on it reads state S_k: the
+ * image with committed transactions T1..Tk replayed, honouring the revoke
+ * records of T1..Tk only (kernel fs/jbd2/recovery.c, PASS_REVOKE and
+ * PASS_REPLAY: a revoke in transaction R cancels copies from tid <= R).
+ *
+ * Passing the overlay to the io_manager: libext2fs opens channels by name,
+ * so e4_overlay_name() returns "e4overlay:0x<address>" (the overlay's own
+ * address, checked against a magic number on open).  No global registry
+ * is kept; the overlay must outlive every channel opened on it.
+ */
+#define E4_OVL_ESCAPED	0x1	/* copy had JBD2_FLAG_ESCAPE: restore magic */
+
+struct e4_ovl_ent {
+	blk64_t		fsblk;	/* fs block served from the copy */
+	blk64_t		src_blk;/* block on the source channel holding it */
+	blk64_t		jblk;	/* jblock of the copy (for reports) */
+	uint32_t	tid;	/* transaction that logged this copy */
+	uint32_t	flags;	/* E4_OVL_* */
+};
+
+struct e4_overlay;
+typedef struct e4_overlay *e4_overlay_t;
+
+/* The overlay io_manager ("e4overlay"); read-only. */
+extern io_manager e4_overlay_io_manager;
+
+/*
+ * e4_overlay_create() - a new overlay over the image file @image whose
+ * copies are read from @src (blocks of @blocksize bytes; the fs block
+ * size), with the @n entries of @ents (copied; sorted here by fsblk; for a
+ * repeated fsblk the later entry wins).  @src is not owned and must stay
+ * open.  Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_INVALID_ARGUMENT.
+ */
+errcode_t e4_overlay_create(const char *image, io_channel src,
+			    unsigned int blocksize,
+			    const struct e4_ovl_ent *ents, size_t n,
+			    e4_overlay_t *ret);
+
+/*
+ * e4_overlay_map_state() - the map of state S_k for the scan @scan of
+ * journal @j: for each fs block, the newest copy logged in committed
+ * transactions trans[0..k) that no revoke record of trans[0..k) with
+ * tid >= the copy's tid cancels.  Copies are resolved to blocks of j->io
+ * (e4_journal_bmap()).  *@ents is allocated (ext2fs_free_mem()), *@n set.
+ * Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_BAD_BLOCK_NUM (a tag's jblock
+ * outside the journal).
+ */
+errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
+			       size_t k, struct e4_ovl_ent **ents, size_t *n);
+
+/* e4_overlay_name() - the device name to give ext2fs_open2() together
+ * with e4_overlay_io_manager. */
+const char *e4_overlay_name(e4_overlay_t ov);
+
+/*
+ * e4_overlay_open_fs() - ext2fs_open2() of the overlay's state, read-only,
+ * with EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS | @flags (mixed
+ * states fail bitmap and group descriptor checksums).  Returns
+ * ext2fs_open2()'s error.
+ */
+errcode_t e4_overlay_open_fs(e4_overlay_t ov, int flags, ext2_filsys *ret);
+
+/* e4_overlay_lookup() - the map entry of fs block @fsblk, or NULL when
+ * the block is served from the image. */
+const struct e4_ovl_ent *e4_overlay_lookup(e4_overlay_t ov, blk64_t fsblk);
+
+/* e4_overlay_read_copy() - read the copy of @ent (one fs block, unescaped)
+ * into @buf.  Returns 0 or io errors. */
+errcode_t e4_overlay_read_copy(e4_overlay_t ov, const struct e4_ovl_ent *ent,
+			       void *buf);
+
+/* e4_overlay_free() - release @ov (NULL is fine); close its channels first. */
+void e4_overlay_free(e4_overlay_t ov);
+
 #endif /* E4_H */
