@@ -434,4 +434,142 @@ errcode_t e4_overlay_read_copy(e4_overlay_t ov, const struct e4_ovl_ent *ent,
 /* e4_overlay_free() - release @ov (NULL is fine); close its channels first. */
 void e4_overlay_free(e4_overlay_t ov);
 
+/* ---- order.c: alloc-on-commit ordering check of a crash image ---------- */
+
+/* Data journaling modes (--data-mode); ext4's data= mount option. */
+enum e4_data_mode {
+	E4_DATA_AUTO = 0,	/* s_default_mount_opts, else inferred */
+	E4_DATA_ORDERED,
+	E4_DATA_JOURNAL,
+	E4_DATA_WRITEBACK,
+};
+
+/* Where the resolved data mode came from. */
+enum e4_data_mode_src {
+	E4_DMSRC_GIVEN = 0,	/* the caller's opts->data_mode */
+	E4_DMSRC_DEFAULT_OPTS,	/* s_default_mount_opts (EXT4_DEFM_JMODE) */
+	E4_DMSRC_INFERRED,	/* regular-file data blocks were journaled */
+	E4_DMSRC_ASSUMED,	/* nothing says otherwise: ordered */
+};
+
+/* Kinds of findings.  The first ones are violations, the last notes. */
+enum e4_order_kind {
+	E4_ORD_STALE = 0,	/* stale data exposed by tid */
+	E4_ORD_OUTSIDE_FS,	/* new mapping outside the fs */
+	E4_ORD_INTO_METADATA,	/* new mapping into sb/gdt/bitmaps/itable/
+				 * journal */
+	E4_ORD_DOUBLE_MAPPED,	/* pblk mapped twice */
+	E4_ORD_FREE_IN_BITMAP,	/* new mapping free in S_k's block bitmap */
+	E4_ORD_DATA_JOURNALED,	/* regular-file data block journaled in
+				 * ordered/writeback mode */
+	E4_ORD_STALE_OUTSIDE,	/* stale block outside the journal window */
+	E4_ORD_NOTE_FIRST,
+	E4_ORD_UNVERIFIED = E4_ORD_NOTE_FIRST,	/* no stamp: not verified */
+	E4_ORD_SUSPECT_ZERO,	/* no stamp, block all zero: suspect */
+	E4_ORD_NKINDS,
+};
+
+/* Evidence about a mapping's data. */
+enum e4_order_evidence {
+	E4_EVID_NONE = 0,	/* nothing checked (structural finding) */
+	E4_EVID_IMAGE,		/* the image's block was read */
+	E4_EVID_JOURNAL,	/* the journaled copy (replay writes it) */
+};
+
+/* One finding: a run of @len blocks (lblk.., pblk..) of inode @ino. */
+struct e4_order_finding {
+	int		kind;		/* enum e4_order_kind */
+	int		has_tid;	/* 0: outside the journal window */
+	uint32_t	tid;		/* the transaction that exposed it */
+	int		prior_lost;	/* "new in tid or earlier (prior state
+					 * lost)": S_(k-1) read an ahead block */
+	int		conversion;	/* unwritten -> written conversion */
+	ext2_ino_t	ino;
+	blk64_t		lblk;		/* fs blocks (logical) */
+	blk64_t		pblk;		/* fs block */
+	blk64_t		len;		/* fs blocks */
+	int		evidence;	/* enum e4_order_evidence */
+	uint32_t	evid_tid;	/* E4_EVID_JOURNAL: tid of the copy */
+	uint64_t	stale_units;	/* 1 KiB units carrying their stamp */
+	uint64_t	units;		/* 1 KiB units examined */
+	ext2_ino_t	other_ino;	/* E4_ORD_DOUBLE_MAPPED: the other user */
+	blk64_t		other_lblk;
+	char		*path;		/* resolved in S_k (or S_n); may be NULL */
+};
+
+/* Per committed transaction Tk. */
+struct e4_order_tx {
+	uint32_t	tid;
+	uint64_t	commit_sec;
+	uint32_t	commit_nsec;
+	uint64_t	jblocks;	/* block tags (journaled blocks) */
+	uint64_t	revokes;	/* revoke records */
+	uint64_t	touched;	/* live inodes it touches */
+	uint64_t	new_alloc;	/* new initialized blocks, allocated */
+	uint64_t	conversions;	/* unwritten -> written blocks */
+	uint64_t	new_unwritten;	/* new unwritten blocks */
+	uint64_t	prior_lost;	/* of the above two: "tid or earlier" */
+	uint64_t	ahead;		/* its blocks whose image copy equals one
+					 * of their journaled copies */
+	uint64_t	violations;	/* findings that are violations */
+	int		unreadable;	/* S_k could not be opened: skipped */
+};
+
+struct e4_order_opts {
+	int		data_mode;	/* enum e4_data_mode */
+	int		has_upto;
+	uint32_t	upto;		/* check T1..T(upto) only */
+	int		outside;	/* stale check outside the window:
+					 * -1 auto (stamped images), 0, 1 */
+	int		stamped;	/* -1 detect, 0 no, 1 yes */
+};
+
+struct e4_order_report {
+	int		data_mode;	/* resolved enum e4_data_mode */
+	int		data_mode_src;	/* enum e4_data_mode_src */
+	int		stamped;	/* the image carries the stamp */
+	struct e4_order_tx *tx;		/* checked transactions, log order */
+	size_t		ntx;
+	struct e4_order_finding *f;	/* findings, by tid then inode */
+	size_t		nf;
+	uint64_t	violations;	/* violation findings (runs) */
+	uint64_t	violation_blocks;
+	uint64_t	notes;
+	int		outside_checked;
+	uint64_t	outside_blocks;	/* initialized blocks read in S_n */
+	int		journal_corrupt;/* the scan met corruption */
+	uint32_t	fc_blocks;	/* fast-commit blocks: not checked */
+	char		warnings[8][160];
+	int		nwarnings;
+};
+
+/*
+ * e4_order_check() - check alloc-on-commit ordering on the crash image
+ * @image (the file @fs was opened from, read-only) whose journal @j was
+ * scanned into @scan.  For each committed transaction Tk (up to
+ * opts->upto) it opens S_k and S_(k-1) through overlays
+ * (e4_overlay_map_state()), finds the inodes Tk touches (inode-table
+ * blocks, extent-tree and indirect blocks it journals), diffs their
+ * mappings, checks the data of every new initialized block against the
+ * stale-data stamp (or the journaled copy when replay writes the block),
+ * and runs the structural checks of e4tools issue 4.  Memory is bounded by
+ * the touched inodes and the findings.  Nothing is written.  On success
+ * *@ret is the report (e4_order_report_free()).
+ * Returns 0, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the image
+ * itself (errors in a replayed state are recorded as warnings instead).
+ */
+errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
+			 const struct e4_jscan *scan,
+			 const struct e4_order_opts *opts,
+			 struct e4_order_report **ret);
+
+/* e4_order_report_free() - release @rep (NULL is fine). */
+void e4_order_report_free(struct e4_order_report *rep);
+
+/* e4_order_kind_name() - short name of a finding kind ("stale", ...). */
+const char *e4_order_kind_name(int kind);
+
+/* e4_data_mode_name() - "auto", "ordered", "journal" or "writeback". */
+const char *e4_data_mode_name(int mode);
+
 #endif /* E4_H */
