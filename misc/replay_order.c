@@ -25,7 +25,8 @@ static int usage(void)
 		"Usage: %s --check-order [--json] [--upto TID] "
 		"[--data-mode=auto|ordered|journal|writeback]\n"
 		"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
-		"[-j journal_dev] [-o OUTPUT | --replay] IMAGE\n", prog);
+		"[--list-mappings] [-j journal_dev]\n"
+		"\t[-o OUTPUT | --replay] IMAGE\n", prog);
 	return 16;
 }
 
@@ -149,15 +150,18 @@ static void print_text(const char *image, const struct e4_jscan *scan,
 		       (unsigned long long)t->violations,
 		       t->unreadable ? "  (state unreadable)" : "");
 	}
-	for (v = 1; v >= 0; v--) {
+	for (v = 2; v >= 0; v--) {
 		hdr = 0;
 		for (i = 0; i < rep->nf; i++) {
 			const struct e4_order_finding *f = &rep->f[i];
+			int cls = f->kind < E4_ORD_NOTE_FIRST ? 2 :
+				f->kind == E4_ORD_MAPPING ? 0 : 1;
 
-			if ((f->kind < E4_ORD_NOTE_FIRST) != v)
+			if (cls != v)
 				continue;
 			if (!hdr++)
-				printf(v ? "violations:\n" : "notes:\n");
+				printf(v == 2 ? "violations:\n" : v == 1 ?
+				       "notes:\n" : "new mappings:\n");
 			print_finding_text(f);
 		}
 	}
@@ -266,6 +270,7 @@ int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay)
 		{ "outside", required_argument, NULL, 'X' },
 		{ "stamped", required_argument, NULL, 'S' },
 		{ "replay", no_argument, NULL, 'R' },
+		{ "list-mappings", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -323,6 +328,9 @@ int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay)
 				o.outside = tri(optarg);
 			else
 				o.stamped = tri(optarg);
+			break;
+		case 'L':
+			o.list_mappings = 1;
 			break;
 		case 'R':
 			in_place = 1;

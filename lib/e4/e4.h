@@ -466,6 +466,8 @@ enum e4_order_kind {
 	E4_ORD_NOTE_FIRST,
 	E4_ORD_UNVERIFIED = E4_ORD_NOTE_FIRST,	/* no stamp: not verified */
 	E4_ORD_SUSPECT_ZERO,	/* no stamp, block all zero: suspect */
+	E4_ORD_MAPPING,		/* listing only (opts->list_mappings): a new
+				 * initialized mapping, whatever its data */
 	E4_ORD_NKINDS,
 };
 
@@ -522,6 +524,8 @@ struct e4_order_opts {
 	int		outside;	/* stale check outside the window:
 					 * -1 auto (stamped images), 0, 1 */
 	int		stamped;	/* -1 detect, 0 no, 1 yes */
+	int		list_mappings;	/* also report every new initialized
+					 * mapping as an E4_ORD_MAPPING finding */
 };
 
 struct e4_order_report {
@@ -534,7 +538,7 @@ struct e4_order_report {
 	size_t		nf;
 	uint64_t	violations;	/* violation findings (runs) */
 	uint64_t	violation_blocks;
-	uint64_t	notes;
+	uint64_t	notes;		/* unverified / suspect findings */
 	int		outside_checked;
 	uint64_t	outside_blocks;	/* initialized blocks read in S_n */
 	int		journal_corrupt;/* the scan met corruption */

@@ -98,7 +98,7 @@ struct ctx {
 static const char *kind_names[E4_ORD_NKINDS] = {
 	"stale", "outside-fs", "into-metadata", "double-mapped",
 	"free-in-bitmap", "data-journaled", "stale-outside-window",
-	"unverified", "suspect-zero",
+	"unverified", "suspect-zero", "mapping",
 };
 
 const char *e4_order_kind_name(int kind)
@@ -713,7 +713,7 @@ static errcode_t add_finding(struct ctx *c, const struct e4_order_finding *f)
 	rep->f[rep->nf++] = *f;
 	if (f->kind < E4_ORD_NOTE_FIRST)
 		rep->violations++;
-	else
+	else if (f->kind != E4_ORD_MAPPING)
 		rep->notes++;
 count:
 	if (f->kind < E4_ORD_NOTE_FIRST) {
@@ -799,6 +799,12 @@ static errcode_t check_segment(struct ctx *c, struct state *st,
 			stale = e4_stamp_block_stale(d, p + b, c->bs);
 			f.stale_units = stale;
 			f.units = e4_stamp_units(0, c->bs);
+			if (c->opts->list_mappings) {
+				f.kind = E4_ORD_MAPPING;
+				retval = add_finding(c, &f);
+				if (retval)
+					break;
+			}
 			if (stale)
 				f.kind = E4_ORD_STALE;
 			else if (c->rep->stamped)
