@@ -260,7 +260,36 @@ static void print_json(const char *image, const struct e4_jscan *scan,
 	e4_json_finish(&js);
 }
 
-int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay)
+/* The e4replay command line that replays after the check. */
+static char **replay_argv(char **argv, const char *output, int json,
+			  int has_upto, const char *upto, const char *jdev,
+			  const char *image, int *n)
+{
+	static char *rv[12];
+	int i = 0;
+
+	rv[i++] = argv[0];
+	if (json)
+		rv[i++] = (char *)"--json";
+	if (has_upto) {
+		rv[i++] = (char *)"--upto";
+		rv[i++] = (char *)upto;
+	}
+	if (jdev) {
+		rv[i++] = (char *)"-j";
+		rv[i++] = (char *)jdev;
+	}
+	if (output) {
+		rv[i++] = (char *)"-o";
+		rv[i++] = (char *)output;
+	}
+	rv[i++] = (char *)image;
+	rv[i] = NULL;
+	*n = i;
+	return rv;
+}
+
+int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 {
 	static const struct option longopts[] = {
 		{ "check-order", no_argument, NULL, 'C' },
@@ -276,17 +305,17 @@ int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay)
 	};
 	struct e4_order_opts o;
 	struct e4_order_report *rep = NULL;
-	struct e4_jscan scan;
+	struct e4_jscan *scan = NULL;
 	e4_journal_t j = NULL;
 	ext2_filsys fs = NULL;
-	const char *output = NULL, *jdev = NULL, *image;
+	const char *output = NULL, *jdev = NULL, *image, *upto_arg = NULL;
 	int c, json = 0, in_place = 0, rc = 0;
 	unsigned long v;
 	char *end;
 	errcode_t retval;
 
+	*rargc = 0;
 	memset(&o, 0, sizeof(o));
-	memset(&scan, 0, sizeof(scan));
 	o.outside = -1;
 	o.stamped = -1;
 	add_error_table(&et_e4_error_table);
@@ -307,6 +336,7 @@ int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay)
 			}
 			o.has_upto = 1;
 			o.upto = (uint32_t)v;
+			upto_arg = optarg;
 			break;
 		case 'D':
 			if (!strcmp(optarg, "auto"))
@@ -360,14 +390,14 @@ int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay)
 		rc = 8;
 		goto out;
 	}
-	retval = order_private_scan(j, &scan);
+	retval = e4_journal_scan(j, 0, 0, &scan);
 	if (retval) {
 		com_err(prog, retval, "while scanning the journal of %s",
 			image);
 		rc = 8;
 		goto out;
 	}
-	retval = e4_order_check(fs, j, image, &scan, &o, &rep);
+	retval = e4_order_check(fs, j, image, scan, &o, &rep);
 	if (retval) {
 		com_err(prog, retval, "while checking the ordering of %s",
 			image);
@@ -375,28 +405,20 @@ int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay)
 		goto out;
 	}
 	if (json)
-		print_json(image, &scan, rep);
+		print_json(image, scan, rep);
 	else
-		print_text(image, &scan, rep);
-	if (rep->violations || rep->journal_corrupt || scan.corrupt)
+		print_text(image, scan, rep);
+	if (rep->violations || rep->journal_corrupt || scan->corrupt)
 		rc |= 4;
 	fflush(stdout);
 	if (output || in_place) {
-		/* Close our read-only handles before the replay writes. */
-		e4_journal_close(j);
-		j = NULL;
-		ext2fs_close_free(&fs);
-		if (!replay) {
-			com_err(prog, E4_ERR_READ_ONLY, "while replaying %s: "
-				"replay is not available in this build", image);
-			rc |= 8;
-		} else {
-			rc |= replay(prog, image, output, o.has_upto, o.upto);
-		}
+		*rargv = replay_argv(argv, output, json, o.has_upto, upto_arg,
+				     jdev, image, rargc);
+		optind = 1;
 	}
 out:
 	e4_order_report_free(rep);
-	order_private_scan_free(&scan);
+	e4_jscan_free(scan);
 	e4_journal_close(j);
 	if (fs)
 		ext2fs_close_free(&fs);

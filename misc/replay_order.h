@@ -9,31 +9,21 @@
 
 #include "e4.h"
 
-/*
- * Replays the journal of @image (in place when @output is NULL, else into
- * the copy @output), up to tid @upto when @has_upto; returns e4replay's
- * exit bits (1 replayed, 4 corruption, 8 operational error).  Supplied by
- * e4replay.c; NULL when replay is not available.
- */
-typedef int (*e4replay_replay_fn)(const char *prog, const char *image,
-				  const char *output, int has_upto,
-				  uint32_t upto);
-
 /* e4replay_is_check_order() - nonzero if argv asks for --check-order. */
 int e4replay_is_check_order(int argc, char **argv);
 
 /*
  * e4replay_order_main() - run `e4replay --check-order [--json] [--upto TID]
  * [--data-mode=auto|ordered|journal|writeback] [--outside=auto|yes|no]
- * [--stamped=auto|yes|no] [-o OUTPUT | --replay] IMAGE` and return the exit
- * status: the sum of 4 (ordering violations or journal corruption found),
- * 1 (replayed, only with -o/--replay), 8 (operational error), 16 (usage).
- * @replay performs the replay after the check (may be NULL).
+ * [--stamped=auto|yes|no] [--list-mappings] [-j JOURNAL_DEV]
+ * [-o OUTPUT | --replay] IMAGE`: the check, read-only.  Returns its exit
+ * bits: 4 (ordering violations or journal corruption found), 8
+ * (operational error), 16 (usage error), 0 clean.
+ * When -o or --replay asks for the replay after the check and the check
+ * ran, *@rargc / *@rargv are set to the plain e4replay command line that
+ * does it ([--json] [--upto TID] [-j DEV] [-o OUTPUT] IMAGE; optind reset),
+ * for e4replay's main() to carry on with; otherwise *@rargc is 0.
  */
-int e4replay_order_main(int argc, char **argv, e4replay_replay_fn replay);
-
-/* TEMPORARY (replay_oscan.c) until e4_journal_scan() lands. */
-errcode_t order_private_scan(e4_journal_t j, struct e4_jscan *s);
-void order_private_scan_free(struct e4_jscan *s);
+int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv);
 
 #endif

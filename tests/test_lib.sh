@@ -64,3 +64,18 @@ cleanup_mounts() {
 	done
 	E4_MOUNTS=""
 }
+
+# zero_sb_times IMAGE: zero the primary superblock's s_wtime, s_wtime_hi,
+# s_kbytes_written and s_checksum (fields every writer changes), so two
+# replays of the same image can be compared byte for byte.
+zero_sb_times() {
+	for f in 48:4 628:1 376:8 1020:4; do
+		dd if=/dev/zero of="$1" bs=1 seek=$((1024 + ${f%:*})) \
+			count=${f#*:} conv=notrunc 2>/dev/null
+	done
+}
+
+# json_num FILE KEY: the first numeric value of "KEY" in a JSON file.
+json_num() {
+	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
+}

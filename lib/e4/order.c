@@ -1518,10 +1518,13 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		warn(rep, "fast-commit area (%u blocks, %u holding tags) not "
 		     "checked", rep->fc_blocks, scan->fc_blocks_used);
 	}
+	if (scan->fail)
+		warn(rep, "the kernel's recovery of this journal fails (%s): "
+		     "it replays nothing", error_message(scan->fail));
 	if (scan->corrupt)
-		warn(rep, "journal corruption: the scan stopped early "
-		     "(reason %d at jblock %llu); checked what was committed",
-		     scan->stop, (unsigned long long)scan->stop_jblk);
+		warn(rep, "journal corruption: the scan stopped (%s at "
+		     "jblock %llu); checked what was committed",
+		     e4_scan_stop_name(scan->stop), (unsigned long long)scan->stop_jblk);
 
 	/* Data mode. */
 	defm = fs->super->s_default_mount_opts & EXT3_DEFM_JMODE;

@@ -405,6 +405,19 @@ static long newest_revoke(const struct rev_ent *rev, size_t n, blk64_t fsblk)
 	return -1;
 }
 
+/* 1 if fs block @b holds part of the internal journal @j. */
+static int in_journal(e4_journal_t j, blk64_t b)
+{
+	size_t i;
+
+	if (j->external)
+		return 0;
+	for (i = 0; i < j->nruns; i++)
+		if (b >= j->runs[i].pblk && b < j->runs[i].pblk + j->runs[i].len)
+			return 1;
+	return 0;
+}
+
 errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
 			       size_t k, struct e4_ovl_ent **ents, size_t *n)
 {
@@ -445,7 +458,8 @@ errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
 			const struct e4_jtag *tag = &tr->tags[t];
 			blk64_t pblk;
 
-			if (tag->csum_ok == 0 || tag->fsblk >= nblocks)
+			if (tag->csum_ok == 0 || tag->fsblk >= nblocks ||
+			    in_journal(j, tag->fsblk))
 				continue;	/* not replayed */
 			if (nrev && newest_revoke(rev, nrev, tag->fsblk) >=
 			    (long)i)

@@ -9,5 +9,6 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include <et/com_err.h>
 #include "e4.h"
 #endif
