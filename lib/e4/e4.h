@@ -173,9 +173,9 @@ struct e4_jmap_run {
 };
 
 #define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
-#define E4_JOURNAL_UNDO	0x2	/* external device through undo_io_manager
-				 * (the caller configured its backing
-				 * manager and undo file) */
+/* External device through undo_io_manager (the caller configured its
+ * backing manager and undo file, e.g. e4_tool_setup_undo()). */
+#define E4_JOURNAL_UNDO	0x2
 
 struct e4_journal {
 	ext2_filsys	fs;		/* the file system; not owned */
