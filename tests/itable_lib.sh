@@ -114,6 +114,13 @@ check_listing() {
 	got=$("$E4TUNE" -l "$1" | sed -n 's/^Lazy inode table init: .*; //p' |
 		sed 's/ to zero$//')
 	assert_eq "summary" "$want" "$got"
+	# --json carries the same per-group values and counts.
+	"$E4TUNE" -l --json "$1" >j.json || fail "--json"
+	assert_eq "json itable_unused" "$(awk '{ print $5 }' d2.txt | tr '\n' ' ')" \
+		"$(sed -n 's/.*"itable_unused": \([0-9]*\).*/\1/p' j.json | tr '\n' ' ')"
+	jg=$(sed -n 's/.*"to_zero_groups": \([0-9]*\).*/\1/p' j.json)
+	jb=$(sed -n 's/.*"to_zero_blocks": \([0-9]*\).*/\1/p' j.json)
+	assert_eq "json summary" "$want" "$jg groups, $jb blocks"
 }
 
 # check_finish IMG [MOUNT]: finish lazy init on IMG and check it against
