@@ -56,6 +56,7 @@ errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
 	uint32_t ipg = EXT2_INODES_PER_GROUP(fs->super);
 	uint32_t ipb = EXT2_BLOCK_SIZE(fs->super) /
 		EXT2_INODE_SIZE(fs->super);
+	uint32_t unused;
 	blk64_t end;
 
 	if (g >= fs->group_desc_count)
@@ -72,10 +73,9 @@ errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
 		ig->itable >= fs->super->s_first_data_block &&
 		end > ig->itable &&
 		end <= ext2fs_blocks_count(fs->super);
+	unused = ig->itable_unused <= ipg ? ig->itable_unused : ipg;
 	if (!(ig->flags & EXT2_BG_INODE_UNINIT) && ipb)
-		ig->used_blocks = ((blk64_t)(ipg - (ig->itable_unused <= ipg ?
-						    ig->itable_unused : ipg)) +
-				   ipb - 1) / ipb;
+		ig->used_blocks = ((blk64_t)(ipg - unused) + ipb - 1) / ipb;
 	if (ig->used_blocks > ig->itable_blocks)
 		ig->used_blocks = ig->itable_blocks;
 	ig->zero_start = ig->itable + ig->used_blocks;
@@ -149,30 +149,32 @@ static errcode_t check_writable(ext2_filsys fs, int flags, dgrp_t *bad)
 	return 0;
 }
 
-/* Write @count blocks from @blk: zeroes, or garbage when @garbage. */
+/* Fill one block of @bs bytes with records of 16 non-zero-led bytes:
+ * "E4LAZYGB" then fs block number @blk as little-endian u64. */
+static void fill_garbage(char *block, unsigned int bs, blk64_t blk)
+{
+	uint64_t le = ext2fs_cpu_to_le64(blk);
+	unsigned int off;
+
+	for (off = 0; off + 16 <= bs; off += 16) {
+		memcpy(block + off, "E4LAZYGB", 8);
+		memcpy(block + off + 8, &le, 8);
+	}
+}
+
+/* Write @count blocks from @blk through fs->io: @buf's zeroes, or garbage
+ * (fill_garbage()) when @garbage. */
 static errcode_t write_blocks(ext2_filsys fs, blk64_t blk, blk64_t count,
 			      int garbage, char *buf, size_t bufblocks)
 {
-	unsigned int bs = fs->blocksize;
 	errcode_t retval;
 	blk64_t n, b;
-	size_t i, off;
 
 	while (count) {
 		n = count < bufblocks ? count : bufblocks;
-		if (garbage) {
-			/* Never zero: "E4LAZYGB" then the block number. */
-			for (b = 0; b < n; b++)
-				for (off = 0; off + 16 <= bs; off += 16) {
-					uint64_t v = blk + b;
-
-					memcpy(buf + b * bs + off, "E4LAZYGB",
-					       8);
-					for (i = 0; i < 8; i++)
-						buf[b * bs + off + 8 + i] =
-							(char)(v >> (8 * i));
-				}
-		}
+		for (b = 0; garbage && b < n; b++)
+			fill_garbage(buf + b * fs->blocksize, fs->blocksize,
+				     blk + b);
 		retval = io_channel_write_blk64(fs->io, blk, (int)n, buf);
 		if (retval)
 			return retval;
