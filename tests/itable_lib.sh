@@ -82,17 +82,18 @@ stat_all() {
 }
 
 # file_shas IMG PATHSFILE OUT: "sha path" of every regular file, read
-# through debugfs dump.
+# through debugfs dump (one debugfs run).
 file_shas() {
-	: >"$3"
-	rm -rf dumpdir; mkdir dumpdir
-	n=0
-	grep '^f ' "$2" | cut -c3- | while read -r p; do
-		n=$((n + 1))
-		debugfs -R "dump $p dumpdir/$n" "$1" >/dev/null 2>&1 </dev/null ||
-			continue
-		[ -f "dumpdir/$n" ] && echo "$(sha dumpdir/$n) $p" >>"$3"
-	done
+	rm -rf dumpdir
+	mkdir dumpdir
+	grep '^f ' "$2" | cut -c3- | awk '{ print "dump " $0 " dumpdir/" NR }' \
+		>dump.cmd
+	debugfs -f dump.cmd "$1" >/dev/null 2>&1 </dev/null
+	grep '^f ' "$2" | cut -c3- | awk '{ print NR, $0 }' |
+	while read -r n p; do
+		[ -f "dumpdir/$n" ] || fail "debugfs could not dump $p"
+		echo "$(sha "dumpdir/$n") $p"
+	done >"$3"
 	rm -rf dumpdir
 }
 

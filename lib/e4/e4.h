@@ -331,7 +331,8 @@ struct e4_itable_group {
 					 * that may hold in-use inodes */
 	blk64_t		zero_start;	/* fs block: itable + used_blocks */
 	blk64_t		to_zero;	/* fs blocks still to zero; 0 with
-					 * ITABLE_ZEROED */
+					 * ITABLE_ZEROED or without group
+					 * descriptor checksums */
 	int		csum_ok;	/* group descriptor checksum verifies
 					 * (ext2fs_group_desc_csum_verify) */
 	int		valid;		/* itable_unused <= inodes_per_group
@@ -402,7 +403,9 @@ errcode_t e4_itable_summary(ext2_filsys fs, struct e4_itable_summary *s);
  * io_channel_discard(), which unix_io implements as
  * fallocate(PUNCH_HOLE|KEEP_SIZE) (reads give zeroes, no space used) and
  * undo_io records in its undo file first; on a block device it is
- * io_channel_zeroout() (BLKZEROOUT/ZERO_RANGE); either falls back to
+ * io_channel_zeroout() (libext2fs 1.47: fallocate(ZERO_RANGE) on the
+ * device, which the kernel's blkdev_fallocate() turns into
+ * blkdev_issue_zeroout(), as BLKZEROOUT does); either falls back to
  * writing zero blocks when unsupported.  Shows libext2fs's numeric
  * progress when fs->flags has EXT2_FLAG_PRINT_PROGRESS.  Nothing is
  * written unless every group descriptor verifies.  @fs must be open

@@ -79,7 +79,9 @@ errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
 	if (ig->used_blocks > ig->itable_blocks)
 		ig->used_blocks = ig->itable_blocks;
 	ig->zero_start = ig->itable + ig->used_blocks;
-	if (!(ig->flags & EXT2_BG_INODE_ZEROED))
+	/* Without group descriptor checksums mke2fs zeroed every table. */
+	if (!(ig->flags & EXT2_BG_INODE_ZEROED) &&
+	    ext2fs_has_group_desc_csum(fs))
 		ig->to_zero = ig->itable_blocks - ig->used_blocks;
 	return 0;
 }
