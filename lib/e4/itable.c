@@ -234,6 +234,24 @@ static errcode_t zero_run(struct zero_ctx *z, blk64_t blk, blk64_t count)
 }
 
 /*
+ * unix_io's discard and zeroout leave its small block cache alone, so a
+ * block of a zeroed run read through fs->io before would still read back
+ * from the cache.  Changing the channel's block size is the io_channel
+ * call that drops that cache (unix_set_blksize() frees and reallocates
+ * it); undo_io passes it through and keeps its own record size once it
+ * has written one.
+ */
+static errcode_t drop_io_cache(ext2_filsys fs)
+{
+	errcode_t retval;
+
+	retval = io_channel_set_blksize(fs->io, fs->blocksize * 2);
+	if (!retval)
+		retval = io_channel_set_blksize(fs->io, fs->blocksize);
+	return retval;
+}
+
+/*
  * Zero the run [@start, @start + @len) unless dry-running, then give
  * groups [@first, @end) ITABLE_ZEROED and a new group descriptor checksum
  * (the kernel's order: zeroout, then the flag and bg_checksum).
@@ -343,6 +361,8 @@ errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 		/* The zeroes reach the disk before the flags do (the
 		 * kernel's barrier after sb_issue_zeroout()). */
 		retval = io_channel_flush(fs->io);
+		if (!retval && z.method != ZM_WRITE)
+			retval = drop_io_cache(fs);
 		ext2fs_numeric_progress_close(fs, &progress, "done\n");
 	}
 out:
