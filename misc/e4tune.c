@@ -158,7 +158,9 @@ int main(int argc, char **argv)
 		if (o.json)
 			e4_json_obj_begin(&js, NULL);
 		rc = e4tune_journal_list(prog, &o, fs, o.json ? &js : NULL);
-		rc |= e4tune_itable_list(prog, &o, fs, o.json ? &js : NULL);
+		if (!rc)
+			rc = e4tune_itable_list(prog, &o, fs,
+						o.json ? &js : NULL);
 		if (o.json) {
 			e4_json_obj_end(&js);
 			e4_json_finish(&js);
