@@ -1,6 +1,7 @@
 /*
  * e4tune.h --- what e4tune's option parser hands to each of its parts
- * (journal superblock: tune_journal.c).
+ * (journal superblock: tune_journal.c; unwritten extents:
+ * tune_unwritten.c).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -8,6 +9,8 @@
 #define E4_MISC_E4TUNE_H
 
 #include "util.h"
+
+#define E4TUNE_MAX_MARKS 16	/* --mark-* options per run */
 
 struct e4tune_opts {
 	const char	*device;	/* the image or block device */
@@ -23,6 +26,18 @@ struct e4tune_opts {
 	int		clear_journal_errno;	/* -E clear_journal_errno */
 	uint32_t	num_fc_blks;		/* -E num_fc_blks=; -1 unset */
 	const char	*journal_uuid;		/* -E journal_uuid= */
+	/* unwritten extents (tune_unwritten.c) */
+	int		list_unwritten;		/* --list-unwritten */
+	char		**uw_files;		/* FILE|<ino> after device */
+	int		uw_nfiles;
+	struct e4tune_mark {
+		const char	*file;		/* path in the fs or <ino> */
+		blk64_t		lblk, len;	/* fs blocks */
+		int		unwritten;	/* 1 --mark-unwritten */
+	}		uw_marks[E4TUNE_MAX_MARKS];		/* in command-line order */
+	int		uw_nmarks;
+	int		keep_contents;		/* --keep-contents */
+	int		skip_holes;		/* --skip-holes */
 };
 
 /* tune_journal.c */
@@ -33,5 +48,17 @@ int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
 /* Apply -O/-E journal edits; returns the tool's exit status. */
 int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 			 ext2_filsys fs);
+
+/* tune_unwritten.c */
+int e4tune_unwritten_wants_write(const struct e4tune_opts *o);
+/* Parse FILE:LBLK:LEN of --mark-(un)written into o->uw_marks; 0 or 1. */
+int e4tune_unwritten_add_mark(const char *prog, struct e4tune_opts *o,
+			      char *spec, int unwritten);
+/* --list-unwritten [FILE|<ino>]...; returns the tool's exit status. */
+int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
+			  ext2_filsys fs, struct e4_json *js);
+/* Apply --mark-unwritten/--mark-written; returns the exit status. */
+int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
+			   ext2_filsys fs);
 
 #endif
