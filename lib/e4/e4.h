@@ -416,8 +416,10 @@ struct e4_mark_result {
  * E4_ERR_INLINE_DATA, E4_ERR_NOT_EXTENT_INODE, E4_ERR_BIGALLOC (bigalloc
  * is not supported: an extent maps clusters there), E4_ERR_RANGE (@len 0,
  * or past logical block 2^32 - 1), E4_ERR_PAST_EOF (the range goes past
- * the last mapped block, or, marking written, past i_size rounded up to a
- * block: e2fsck's pass 1 rejects initialized blocks there),
+ * the end of the file: i_size rounded up to a block, or, marking
+ * unwritten, the end of the last extent if that is further (fallocate
+ * KEEP_SIZE); initialized blocks past i_size are what e2fsck's pass 1
+ * rejects); unmapped blocks before that end are holes:
  * E4_ERR_HOLE_IN_RANGE (a hole in the range without E4_MARK_SKIP_HOLES),
  * EXT2_ET_RO_FILSYS (a change is needed on a read-only fs), libext2fs and
  * io errors.  *@res (if not NULL) says what changed.

@@ -237,15 +237,15 @@ static errcode_t plan_check(ext2_filsys fs, const struct ext2_inode *inode,
 	blk64_t end = lblk + len, pos = lblk, a, b, eof;
 	size_t i;
 
-	if (!to_uw) {
-		/* Initialized blocks past i_size: e2fsck's "i_size is
-		 * wrong" (pass1 check_blocks() last_init_lblock). */
-		eof = (EXT2_I_SIZE(inode) + fs->blocksize - 1) /
-			fs->blocksize;
-		if (end > eof)
-			return E4_ERR_PAST_EOF;
-	}
-	if (end > p->last_end)
+	/*
+	 * The file ends at i_size rounded up to a block; unwritten extents
+	 * may lie past it (fallocate KEEP_SIZE), initialized ones may not
+	 * (e2fsck pass1 check_blocks(): last_init_lblock vs i_size).
+	 */
+	eof = (EXT2_I_SIZE(inode) + fs->blocksize - 1) / fs->blocksize;
+	if (to_uw && p->last_end > eof)
+		eof = p->last_end;
+	if (end > eof)
 		return E4_ERR_PAST_EOF;
 	for (i = 0; i < p->n; i++) {
 		const struct plan_ext *e = &p->v[i];
