@@ -223,9 +223,8 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 		e4_json_arr_end(js);
 		print_totals(&t, js);
 		e4_json_obj_end(js);
-	} else {
-		if (!rc)
-			print_header(&c);
+	} else if (!rc) {
+		print_header(&c);
 		print_totals(&t, NULL);
 	}
 	return rc || c.nerrors ? 1 : 0;
