@@ -34,7 +34,7 @@ struct e4tune_opts {
 		const char	*file;		/* path in the fs or <ino> */
 		blk64_t		lblk, len;	/* fs blocks */
 		int		unwritten;	/* 1 --mark-unwritten */
-	}		uw_marks[E4TUNE_MAX_MARKS];		/* in command-line order */
+	}		uw_marks[E4TUNE_MAX_MARKS];	/* in argv order */
 	int		uw_nmarks;
 	int		keep_contents;		/* --keep-contents */
 	int		skip_holes;		/* --skip-holes */

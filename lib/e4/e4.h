@@ -331,12 +331,12 @@ struct e4_extent_rec {
 /* Totals of a walk, all counts (blocks in fs blocks).  Add up; zero it. */
 struct e4_extent_totals {
 	uint64_t	files;			/* extent inodes walked */
-	uint64_t	files_unwritten;	/* ... with an unwritten extent */
+	uint64_t	files_unwritten;	/* ... with unwritten extents */
 	uint64_t	extents;		/* leaf extents */
 	uint64_t	blocks;			/* blocks they map */
 	uint64_t	unwritten_extents;
 	uint64_t	unwritten_blocks;
-	uint64_t	bad_inodes;		/* trees that could not be read */
+	uint64_t	bad_inodes;		/* unreadable extent trees */
 };
 
 /* Callback: return nonzero to stop the walk (E4_ERR_EXT_ABORTED). */
@@ -387,9 +387,9 @@ errcode_t e4_fs_extents(ext2_filsys fs, int flags, e4_extent_func func,
 struct e4_mark_result {
 	uint64_t	extents_changed;	/* extents whose flag changes in
 						 * part or whole */
-	uint64_t	blocks_changed;		/* fs blocks whose flag changes */
-	uint64_t	unchanged_blocks;	/* already in the wanted state */
-	uint64_t	hole_blocks;		/* skipped (E4_MARK_SKIP_HOLES) */
+	uint64_t	blocks_changed;		/* blocks whose flag changes */
+	uint64_t	unchanged_blocks;	/* already in that state */
+	uint64_t	hole_blocks;		/* holes (E4_MARK_SKIP_HOLES) */
 	uint64_t	blocks_zeroed;		/* fs blocks zeroed */
 	uint64_t	merges;			/* neighbour merges done (not
 						 * known for a dry run) */

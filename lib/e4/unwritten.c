@@ -287,7 +287,8 @@ static errcode_t zero_blocks(ext2_filsys fs, blk64_t pblk, blk64_t count)
 	blk64_t n;
 
 	retval = io_channel_zeroout(fs->io, pblk, count);
-	if (retval != EXT2_ET_UNIMPLEMENTED && retval != EXT2_ET_OP_NOT_SUPPORTED)
+	if (retval != EXT2_ET_UNIMPLEMENTED &&
+	    retval != EXT2_ET_OP_NOT_SUPPORTED)
 		return retval;
 	retval = ext2fs_get_memzero((size_t)fs->blocksize * 256, &buf);
 	if (retval)
