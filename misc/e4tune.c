@@ -158,7 +158,8 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	if (o.json && want_write) {
-		fprintf(stderr, "%s: --json goes with -l only\n", prog);
+		fprintf(stderr, "%s: --json goes with -l and "
+			"--list-unwritten only\n", prog);
 		exit(1);
 	}
 
