@@ -33,41 +33,35 @@ if [ ! -f "$IMG" ]; then
 	mv "$IMG.tmp" "$IMG"
 fi
 
-# best_of CMD...: the fastest of $RUNS wall-clock runs, in seconds, with
-# the page cache warm for both tools (one untimed run first).
-best_of() {
+# measure CMD...: "WALL CPU RSS" of the best of $RUNS runs (GNU time):
+# least wall-clock seconds, least user+sys CPU seconds, largest peak RSS
+# KiB; one untimed run first so that both tools find the page cache warm.
+# On a shared machine CPU seconds are the steadier figure.
+measure() {
 	"$@" >/dev/null 2>&1 || :
-	best=""
 	r=0
 	while [ $r -lt $RUNS ]; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null 2>&1 || :
-		e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc)
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then
-			best=$t
-		fi
+		/usr/bin/time -o time.out -f "%e %U %S %M" "$@" >/dev/null \
+			2>&1 || :
+		tail -n 1 time.out
 		r=$((r + 1))
-	done
-	echo "$best"
+	done | awk 'NR == 1 || $1 < w { w = $1 }
+		NR == 1 || $2 + $3 < c { c = $2 + $3 }
+		$4 > m { m = $4 }
+		END { printf "%.3f %.3f %d\n", w, c, m }'
+	rm -f time.out
 }
 
-# peak RSS in KiB, when GNU time is there
-rss() {
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
-	else
-		echo "n/a"
-	fi
-}
-
+[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 1; }
+cd "$(mktemp -d)"
 "$E4TUNE" --list-unwritten "$IMG" | tail -n 6
-e4=$(best_of "$E4TUNE" --list-unwritten "$IMG")
-fsck=$(best_of e2fsck -fn "$IMG")
-printf '%-40s %10s %12s\n' "$N files x $BLOCKS blocks, stride $STRIDE" \
-	"best of $RUNS s"
-printf '%-40s %10s %12s\n' "" "seconds" "peak RSS KiB"
-printf '%-40s %10.3f %12s\n' "e4tune --list-unwritten" "$e4" \
-	"$(rss "$E4TUNE" --list-unwritten "$IMG")"
-printf '%-40s %10.3f %12s\n' "e2fsck -fn" "$fsck" "$(rss e2fsck -fn "$IMG")"
-echo "ratio e4tune / e2fsck: $(echo "scale=3; $e4 / $fsck" | bc)"
+set -- $(measure "$E4TUNE" --list-unwritten "$IMG")
+ew=$1 ec=$2 em=$3
+set -- $(measure e2fsck -fn "$IMG")
+fw=$1 fc=$2 fm=$3
+echo "$N files x $BLOCKS blocks, stride $STRIDE; best of $RUNS runs"
+printf '%-26s %10s %10s %12s\n' "" "wall s" "CPU s" "peak RSS KiB"
+printf '%-26s %10s %10s %12s\n' "e4tune --list-unwritten" "$ew" "$ec" "$em"
+printf '%-26s %10s %10s %12s\n' "e2fsck -fn" "$fw" "$fc" "$fm"
+awk -v a="$ew" -v b="$fw" -v c="$ec" -v d="$fc" 'BEGIN {
+	printf "e4tune / e2fsck: wall %.2f, CPU %.2f\n", a / b, (d ? c / d : 0) }'

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,48 @@ static void print_header(struct list_ctx *c)
 	c->header = 1;
 }
 
+/* @v right-aligned in @width columns at @p, then a space; returns the end.
+ * (A fs-wide listing prints a line per extent: printf was half its time.) */
+static char *put_u64(char *p, uint64_t v, int width)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (width-- > n)
+		*p++ = ' ';
+	while (n)
+		*p++ = tmp[--n];
+	*p++ = ' ';
+	return p;
+}
+
+/* "%10u %10llu - %10llu %12llu - %12llu %6llu %s\n" */
+static void print_row(const struct e4_extent_rec *r)
+{
+	char line[160], *p = line;
+
+	p = put_u64(p, r->ino, 10);
+	p = put_u64(p, r->lblk, 10);
+	*p++ = '-';
+	*p++ = ' ';
+	p = put_u64(p, r->lblk + r->len - 1, 10);
+	p = put_u64(p, r->pblk, 12);
+	*p++ = '-';
+	*p++ = ' ';
+	p = put_u64(p, r->pblk + r->len - 1, 12);
+	p = put_u64(p, r->len, 6);
+	if (r->unwritten) {
+		memcpy(p, "unwritten", 9);
+		p += 9;
+	}
+	*p++ = '\n';
+	fwrite(line, 1, p - line, stdout);
+}
+
 static int list_cb(ext2_filsys fs EXT2FS_ATTR((unused)),
 		   const struct e4_extent_rec *r, void *priv)
 {
@@ -131,12 +174,7 @@ static int list_cb(ext2_filsys fs EXT2FS_ATTR((unused)),
 		return 0;
 	}
 	print_header(c);
-	printf("%10u %10llu - %10llu %12llu - %12llu %6llu %s\n", r->ino,
-	       (unsigned long long)r->lblk,
-	       (unsigned long long)(r->lblk + r->len - 1),
-	       (unsigned long long)r->pblk,
-	       (unsigned long long)(r->pblk + r->len - 1),
-	       (unsigned long long)r->len, r->unwritten ? "unwritten" : "");
+	print_row(r);
 	return 0;
 }
 
