@@ -279,23 +279,35 @@ static errcode_t plan_check(ext2_filsys fs, const struct ext2_inode *inode,
 	return 0;
 }
 
-/* Zero fs blocks [pblk, pblk+count): io_channel_zeroout, else writes. */
+/*
+ * Zero fs blocks [pblk, pblk+count); the caller has flushed fs->io.
+ * Short runs are written as zero blocks.  Long ones go to
+ * io_channel_zeroout() (BLKZEROOUT on a device, a punched or zeroed range
+ * in an image file), which in e2fsprogs 1.47 leaves unix_io's block cache
+ * stale; so its first ZERO_DIRECT blocks are then written again in one
+ * write of more than unix_io's WRITE_DIRECT_SIZE (4) blocks, which drops
+ * that cache.  Without zeroout, plain writes.
+ */
+#define ZERO_DIRECT	8
 static errcode_t zero_blocks(ext2_filsys fs, blk64_t pblk, blk64_t count)
 {
-	errcode_t retval;
+	errcode_t retval = EXT2_ET_UNIMPLEMENTED;
 	char *buf;
-	blk64_t n;
+	blk64_t n, chunk = 256;
 
-	retval = io_channel_zeroout(fs->io, pblk, count);
-	if (retval != EXT2_ET_UNIMPLEMENTED &&
+	if (count > ZERO_DIRECT)
+		retval = io_channel_zeroout(fs->io, pblk, count);
+	if (retval && retval != EXT2_ET_UNIMPLEMENTED &&
 	    retval != EXT2_ET_OP_NOT_SUPPORTED)
 		return retval;
-	retval = ext2fs_get_memzero((size_t)fs->blocksize * 256, &buf);
+	if (!retval)
+		count = ZERO_DIRECT;
+	retval = ext2fs_get_memzero((size_t)fs->blocksize * chunk, &buf);
 	if (retval)
 		return retval;
 	while (count) {
-		n = count < 256 ? count : 256;
-		retval = io_channel_write_blk64(fs->io, pblk, n, buf);
+		n = count < chunk ? count : chunk;
+		retval = io_channel_write_blk64(fs->io, pblk, (int)n, buf);
 		if (retval)
 			break;
 		pblk += n;
@@ -486,7 +498,15 @@ errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
 		goto out;
 	}
 
-	/* Pass 2: zero what becomes readable, before it becomes so. */
+	/*
+	 * Pass 2: zero what becomes readable, before it becomes so.  Dirty
+	 * cached blocks go out first, so none lands on the zeros later.
+	 */
+	if (!to_uw && !(flags & E4_MARK_KEEP_CONTENTS)) {
+		retval = io_channel_flush(fs->io);
+		if (retval)
+			goto out;
+	}
 	for (i = 0; i < p.n && !to_uw && !(flags & E4_MARK_KEEP_CONTENTS);
 	     i++) {
 		const struct plan_ext *e = &p.v[i];
