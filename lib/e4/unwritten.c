@@ -34,9 +34,8 @@ static void count_extent(struct e4_extent_totals *t,
 		t->unwritten_blocks += r->len;
 		if (!*file_has_uw)
 			t->files_unwritten++;
-	}
-	if (r->unwritten)
 		*file_has_uw = 1;
+	}
 }
 
 /*
@@ -405,8 +404,8 @@ static int mergeable(const struct ext2fs_extent *x,
 /*
  * Merge neighbours in the same leaf node, for every left neighbour from
  * the extent holding (or preceding) @from to the last one starting before
- * @to, as the kernel's
- * ext4_ext_try_to_merge() does (it never merges across leaves either).
+ * @to, as the kernel's ext4_ext_try_to_merge() does (it never merges
+ * across leaves either).
  */
 static errcode_t merge_range(ext2_extent_handle_t h, blk64_t from,
 			     blk64_t to, uint64_t *merged)
