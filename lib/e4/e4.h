@@ -969,5 +969,123 @@ errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
 			   int flags, dgrp_t *bad_group,
 			   struct e4_itable_result *res);
+/* ---- unwritten.c: list and convert unwritten extents ------------------- */
+
+/*
+ * One leaf extent of an inode, as e4_inode_extents()/e4_fs_extents() report
+ * it.  On-disk rule (kernel fs/ext4/ext4_extents.h): ee_len > 32768 means
+ * unwritten with length ee_len - 32768; libext2fs decodes it into
+ * EXT2_EXTENT_FLAGS_UNINIT.  An unwritten extent reads as zeros.
+ */
+struct e4_extent_rec {
+	ext2_ino_t	ino;
+	blk64_t		lblk;		/* first logical block, fs blocks */
+	blk64_t		pblk;		/* first physical block, fs blocks */
+	blk64_t		len;		/* fs blocks */
+	int		unwritten;	/* EXT2_EXTENT_FLAGS_UNINIT set */
+	int		depth;		/* depth of the inode's extent tree */
+	errcode_t	error;		/* e4_fs_extents() only: nonzero when
+					 * the inode's tree could not be read
+					 * (then only ino is set) */
+};
+
+/* Totals of a walk, all counts (blocks in fs blocks).  Add up; zero it. */
+struct e4_extent_totals {
+	uint64_t	files;			/* extent inodes walked */
+	uint64_t	files_unwritten;	/* ... with unwritten extents */
+	uint64_t	extents;		/* leaf extents */
+	uint64_t	blocks;			/* blocks they map */
+	uint64_t	unwritten_extents;
+	uint64_t	unwritten_blocks;
+	uint64_t	bad_inodes;		/* unreadable extent trees */
+};
+
+/* Callback: return nonzero to stop the walk (E4_ERR_EXT_ABORTED). */
+typedef int (*e4_extent_func)(ext2_filsys fs,
+			      const struct e4_extent_rec *rec, void *priv);
+
+/* Flags of e4_inode_extents() and e4_fs_extents(). */
+#define E4_EXT_UNWRITTEN_ONLY	0x1	/* call @func for unwritten ones only
+					 * (totals still count every one) */
+
+/*
+ * e4_inode_extents() - call @func for each leaf extent of inode @ino, in
+ * lblk order (ext2fs_extent_get() EXT2_EXTENT_NEXT walk; index nodes are
+ * not reported), and add to *@totals when it is not NULL.  Directories
+ * and other extent inodes are walked like regular files.
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER (0 or > s_inodes_count),
+ * E4_ERR_INLINE_DATA, E4_ERR_NOT_EXTENT_INODE (block-mapped inode),
+ * E4_ERR_EXT_ABORTED (the callback stopped it), or libext2fs errors such as
+ * EXT2_ET_EXTENT_HEADER_BAD and EXT2_ET_EXTENT_CSUM_INVALID.
+ */
+errcode_t e4_inode_extents(ext2_filsys fs, ext2_ino_t ino, int flags,
+			   e4_extent_func func, void *priv,
+			   struct e4_extent_totals *totals);
+
+/*
+ * e4_fs_extents() - e4_inode_extents() for every in-use inode (inode
+ * bitmap) with EXT4_EXTENTS_FL and without EXT4_INLINE_DATA_FL, in inode
+ * order, through one ext2fs inode scan (unused inode-table tails of
+ * uninit_bg/metadata_csum groups are skipped, as e2fsck does).  An inode
+ * whose tree cannot be read does not stop the walk: @func gets a record
+ * with only ino and error set, and totals->bad_inodes counts it.  Reads
+ * the inode bitmap if fs->inode_map is not loaded.
+ * Returns 0, E4_ERR_EXT_ABORTED, or libext2fs errors of the scan.
+ */
+errcode_t e4_fs_extents(ext2_filsys fs, int flags, e4_extent_func func,
+			void *priv, struct e4_extent_totals *totals);
+
+/* Flags of e4_mark_range(); exactly one of the first two. */
+#define E4_MARK_UNWRITTEN	0x01	/* make the range unwritten */
+#define E4_MARK_WRITTEN		0x02	/* make it written (initialized) */
+#define E4_MARK_KEEP_CONTENTS	0x04	/* written: do NOT zero the blocks
+					 * first; exposes what they hold */
+#define E4_MARK_SKIP_HOLES	0x08	/* holes in the range are skipped,
+					 * not an error */
+#define E4_MARK_DRY_RUN		0x10	/* validate and count; write nothing */
+
+/* What e4_mark_range() changed (or, with E4_MARK_DRY_RUN, would change). */
+struct e4_mark_result {
+	uint64_t	extents_changed;	/* extents whose flag changes in
+						 * part or whole */
+	uint64_t	blocks_changed;		/* blocks whose flag changes */
+	uint64_t	unchanged_blocks;	/* already in that state */
+	uint64_t	hole_blocks;		/* holes (E4_MARK_SKIP_HOLES) */
+	uint64_t	blocks_zeroed;		/* fs blocks zeroed */
+	uint64_t	merges;			/* neighbour merges done (not
+						 * known for a dry run) */
+};
+
+/*
+ * e4_mark_range() - mark logical blocks [@lblk, @lblk + @len) (fs blocks)
+ * of regular file @ino unwritten or written.  Leaf extents are split at
+ * the range edges; converted parts are cut to the kernel's maximum
+ * lengths (ext4_extents.h: EXT_UNWRITTEN_MAX_LEN 32767 blocks unwritten,
+ * EXT_INIT_MAX_LEN 32768 initialized); then neighbours in the same leaf
+ * that became mergeable are merged by the rule of the kernel's
+ * ext4_can_extents_be_merged() (same flag, contiguous lblk and pblk,
+ * combined length within the maximum; like ext4_ext_try_to_merge() it
+ * does not merge across leaves).  libext2fs's extent API
+ * (ext2fs_extent_replace/insert/delete/fix_parents) keeps the tree valid
+ * at any depth, splitting full nodes (which allocates blocks: the block
+ * bitmap is read if needed) and setting extent block and inode checksums.
+ * E4_MARK_WRITTEN zeroes the converted blocks first (io_channel_zeroout,
+ * else plain writes) and flushes, unless E4_MARK_KEEP_CONTENTS.
+ * Validation reads every extent before anything is written: on any error
+ * but an io or allocation failure in the final pass, nothing was written.
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_NOT_REGULAR,
+ * E4_ERR_INLINE_DATA, E4_ERR_NOT_EXTENT_INODE, E4_ERR_BIGALLOC (bigalloc
+ * is not supported: an extent maps clusters there), E4_ERR_RANGE (@len 0,
+ * or past logical block 2^32 - 1), E4_ERR_PAST_EOF (the range goes past
+ * the end of the file: i_size rounded up to a block, or, marking
+ * unwritten, the end of the last extent if that is further (fallocate
+ * KEEP_SIZE); initialized blocks past i_size are what e2fsck's pass 1
+ * rejects); unmapped blocks before that end are holes:
+ * E4_ERR_HOLE_IN_RANGE (a hole in the range without E4_MARK_SKIP_HOLES),
+ * EXT2_ET_RO_FILSYS (a change is needed on a read-only fs), libext2fs and
+ * io errors.  *@res (if not NULL) says what changed.
+ */
+errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
+			blk64_t len, int flags, struct e4_mark_result *res);
 
 #endif /* E4_H */
