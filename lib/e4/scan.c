@@ -692,7 +692,11 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	sc.dmax = bs;	/* more tags or records than bytes is impossible */
 	sc.r.j = j;
 	sc.r.cap = CHUNK_BYTES / bs;
+	if (sc.r.cap > j->real_len)	/* no window past the journal */
+		sc.r.cap = j->real_len ? j->real_len : 1;
 	sc.r.want = FIRST_CHUNK / bs ? FIRST_CHUNK / bs : 1;
+	if (sc.r.want > sc.r.cap)
+		sc.r.want = sc.r.cap;
 	sc.r.log_end = s->log_end;
 	retval = ext2fs_get_mem(sc.r.cap * bs, &sc.r.buf);
 	if (!retval)
@@ -708,6 +712,19 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 
 	if (!j->jsb.start) {
 		s->stop = E4_SCAN_EMPTY;
+	} else if (s->log_end <= s->log_first || s->start_jblk >= s->log_end ||
+		   s->log_end > j->real_len) {
+		/* No log to walk (the kernel refuses such a superblock in
+		 * journal_load_superblock() / fast-commit setup). */
+		s->fail = E4_ERR_JOURNAL_CORRUPT;
+		stop_at(s, E4_SCAN_IO_ERROR, s->start_jblk);
+		retval = add_event(&sc, s->start_tid, s->start_jblk,
+				   E4_SCAN_IO_ERROR, "log area [%llu, %llu) "
+				   "empty or past the journal: recovery fails",
+				   (unsigned long long)s->log_first,
+				   (unsigned long long)s->log_end);
+		if (retval)
+			goto out;
 	} else {
 		retval = do_scan(&sc, flags, upto);
 		if (retval)
