@@ -117,6 +117,14 @@ const char *e4_data_mode_name(int mode)
 	return n[mode];
 }
 
+/* qsort() that accepts an empty (NULL) array. */
+static void xsort(void *a, size_t n, size_t sz,
+		  int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(a, n, sz, cmp);
+}
+
 static errcode_t grow(void **p, size_t *alloc, size_t want, size_t sz)
 {
 	size_t na;
@@ -259,7 +267,7 @@ static errcode_t build_meta(struct ctx *c)
 			if (retval)
 				return retval;
 		}
-	qsort(c->meta, c->nmeta, sizeof(*c->meta), range_cmp);
+	xsort(c->meta, c->nmeta, sizeof(*c->meta), range_cmp);
 	for (i = 0, m = 0; i < c->nmeta; i++) {
 		if (m && c->meta[m - 1].start + c->meta[m - 1].len >=
 		    c->meta[i].start) {
@@ -342,7 +350,7 @@ static errcode_t find_ahead(struct ctx *c)
 			a[n].flags = tg->flags;
 			n++;
 		}
-	qsort(a, n, sizeof(*a), acopy_cmp);
+	xsort(a, n, sizeof(*a), acopy_cmp);
 	for (i = 0; i < n; i = g) {
 		int eq = 0;
 
@@ -607,7 +615,7 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 	}
 	if (retval)
 		return retval;
-	qsort(m->r, m->n, sizeof(*m->r), run_cmp);
+	xsort(m->r, m->n, sizeof(*m->r), run_cmp);
 	for (i = 0; i < m->ntree && !m->lost; i++)
 		if (!e4_overlay_lookup(st->ov, m->tree[i]) &&
 		    is_ahead(c, m->tree[i]))
@@ -674,7 +682,7 @@ static errcode_t merge_pending(struct ctx *c)
 	memcpy(c->seen + c->nseen, c->pend, c->npend * sizeof(*c->pend));
 	c->nseen += c->npend;
 	c->npend = 0;
-	qsort(c->seen, c->nseen, sizeof(*c->seen), seen_cmp);
+	xsort(c->seen, c->nseen, sizeof(*c->seen), seen_cmp);
 	return 0;
 }
 
@@ -1084,7 +1092,7 @@ static errcode_t cross_checks(struct ctx *c, const struct e4_jtrans *tr,
 
 	if (!c->npr)
 		return 0;
-	qsort(c->pr, c->npr, sizeof(*c->pr), prun_cmp);
+	xsort(c->pr, c->npr, sizeof(*c->pr), prun_cmp);
 	retval = ext2fs_get_array(c->npr, sizeof(*c->prmax), &c->prmax);
 	if (retval)
 		return retval;
@@ -1104,7 +1112,7 @@ static errcode_t cross_checks(struct ctx *c, const struct e4_jtrans *tr,
 			if (tr->tags[i].csum_ok != 0)
 				tags[nt++] = tr->tags[i].fsblk;
 		if (!retval)
-			qsort(tags, nt, sizeof(*tags), blk_cmp);
+			xsort(tags, nt, sizeof(*tags), blk_cmp);
 		for (i = 0; !retval && i < nt; i++) {
 			struct dj_arg d = { tx->tid, 0 };
 
@@ -1387,12 +1395,12 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 	}
 	if (retval)
 		goto out;
-	qsort(cand, ncand, sizeof(*cand), blk_cmp);
+	xsort(cand, ncand, sizeof(*cand), blk_cmp);
 	for (i = 0, nleft = 0; i < ncand; i++)	/* unique */
 		if (!nleft || cand[nleft - 1] != cand[i])
 			cand[nleft++] = cand[i];
 	ncand = nleft;
-	qsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
+	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
 	for (i = 0, nleft = 0; i < c->ntouched; i++)
 		if (!nleft || c->touched[nleft - 1] != c->touched[i])
 			c->touched[nleft++] = c->touched[i];
