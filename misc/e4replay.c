@@ -98,6 +98,30 @@ static int sparse_copy(const char *src, const char *dst)
 	return err;
 }
 
+/*
+ * Test hook: with E4REPLAY_FAIL_WRITE_AT=K in the environment, the fs is
+ * opened through libe4's fault-injecting io_manager, which fails the K-th
+ * write and every later one: a replay interrupted after K-1 writes
+ * (tests/r_interrupt).  Returns 1 if the hook is active.
+ */
+static int open_fault(const char *dev, struct e4_fault *f, ext2_filsys *fs,
+		      errcode_t *retval)
+{
+	const char *k = getenv("E4REPLAY_FAIL_WRITE_AT");
+
+	if (!k || !*k)
+		return 0;
+	e4_fault_init(f, unix_io_manager, dev);
+	f->fail_write_at = strtoull(k, NULL, 0);
+	*retval = ext2fs_open2(f->name, NULL, EXT2_FLAG_64BITS |
+			       EXT2_FLAG_SKIP_MMP | EXT2_FLAG_RW |
+			       EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
+			       e4_fault_io_manager, fs);
+	if (*retval)
+		com_err(prog, *retval, "while trying to open %s", dev);
+	return 1;
+}
+
 static int parse_tid(const char *s, uint32_t *tid)
 {
 	char *end;
@@ -123,6 +147,7 @@ int main(int argc, char **argv)
 	};
 	struct e4r_opts o;
 	struct e4r_run run;
+	struct e4_fault fault;
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
@@ -230,7 +255,13 @@ int main(int argc, char **argv)
 	}
 
 	open_flags = E4_OPEN_IGNORE_CSUM | (o.dry_run ? 0 : E4_OPEN_RW);
-	if (e4_tool_open_fs(prog, o.target, open_flags, o.undo_file, &fs)) {
+	if (!o.dry_run && open_fault(o.target, &fault, &fs, &retval)) {
+		if (retval) {
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
+	} else if (e4_tool_open_fs(prog, o.target, open_flags, o.undo_file,
+				   &fs)) {
 		rc = E4R_EXIT_ERROR;
 		goto out;
 	}

@@ -101,7 +101,7 @@ static void print_text(const struct e4r_opts *o, ext2_filsys fs,
 		       s->fc_blocks_used, s->fc_live ?
 		       "live (HEAD tid matches end tid)" : "stale");
 	if (run->refused) {
-		printf("nothing written: %s\n", run->refused);
+		printf("not replayed: %s\n", run->refused);
 		return;
 	}
 	printf("replay%s: %" PRIu64 " fs blocks %s (%" PRIu64 " tags: %"
@@ -289,6 +289,9 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 		com_err(prog, retval, "while replaying the journal of %s",
 			o->target);
 		rc |= E4R_EXIT_ERROR;
+		if (!run->refused)
+			run->refused = "replay failed; the journal is intact, "
+				"run e4replay again";
 	}
 	if (o->json)
 		print_json(o, j, run, rc);
