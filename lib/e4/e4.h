@@ -659,15 +659,28 @@ errcode_t e4_overlay_create(const char *image, io_channel src,
 			    e4_overlay_t *ret);
 
 /*
- * e4_overlay_map_state() - the map of state S_k for the scan @scan of
- * journal @j: for each fs block, the newest copy logged in committed
- * transactions trans[0..k) that no revoke record of trans[0..k) with
- * tid >= the copy's tid cancels.  Tags whose checksum fails, or naming a
- * block past the fs end or inside the journal, are left out (as replay.c
- * leaves them unwritten).  Copies are resolved to blocks of j->io
- * (e4_journal_bmap()).  *@ents is allocated (ext2fs_free_mem()), *@n set.
+ * e4_overlay_map_next() - the map of state S_k from the map of S_(k-1)
+ * (@prev, @nprev entries sorted by fsblk, as this function returns them)
+ * and committed transaction Tk @tr of journal @j: Tk's newest copy of each
+ * block it logs replaces the older one; a revoke record of Tk cancels every
+ * copy of its block (all have tids <= Tk's).  Tags whose checksum fails, or
+ * naming a block past the fs end or inside the journal, are left out (as
+ * replay.c leaves them unwritten).  Copies are resolved to blocks of j->io
+ * (e4_journal_bmap()).  *@ents (sorted by fsblk, unique) is allocated
+ * (ext2fs_free_mem()), *@n set.  O(nprev + tags log tags).
  * Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_BAD_BLOCK_NUM (a tag's jblock
  * outside the journal).
+ */
+errcode_t e4_overlay_map_next(e4_journal_t j, const struct e4_jtrans *tr,
+			      const struct e4_ovl_ent *prev, size_t nprev,
+			      struct e4_ovl_ent **ents, size_t *n);
+
+/*
+ * e4_overlay_map_state() - the map of state S_k for the scan @scan of
+ * journal @j: e4_overlay_map_next() over committed transactions
+ * trans[0..k) (kernel fs/jbd2/recovery.c: the newest copy of each block
+ * that no revoke record of trans[0..k) with tid >= the copy's tid cancels).
+ * Same returns as e4_overlay_map_next().
  */
 errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
 			       size_t k, struct e4_ovl_ent **ents, size_t *n);

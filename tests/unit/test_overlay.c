@@ -218,12 +218,14 @@ static void test_map_state(void **state)
 	assert_int_equal(e[1].fsblk, 12);
 	assert_int_equal(e[1].src_blk, 107);
 	ext2fs_free_mem(&e);
-	/* S_3: T3 logs 10 again, after the revoke: replayed. */
+	/* S_3: T3 logs 10 again, after the revoke: replayed.  Sorted. */
 	assert_int_equal(e4_overlay_map_state(&jr, &scan, 3, &e, &n), 0);
 	assert_int_equal(n, 3);
-	assert_int_equal(e[2].fsblk, 10);
-	assert_int_equal(e[2].src_blk, 110);
-	assert_int_equal(e[2].tid, 9);
+	assert_int_equal(e[0].fsblk, 10);
+	assert_int_equal(e[0].src_blk, 110);
+	assert_int_equal(e[0].tid, 9);
+	assert_int_equal(e[1].fsblk, 11);
+	assert_int_equal(e[2].fsblk, 12);
 	ext2fs_free_mem(&e);
 	/* k past the committed ones is clamped. */
 	assert_int_equal(e4_overlay_map_state(&jr, &scan, 9, &e, &n), 0);
@@ -235,6 +237,13 @@ static void test_map_state(void **state)
 	assert_int_equal(n, 3);
 	assert_int_equal(e[2].fsblk, 14);
 	assert_int_equal(e[2].flags, E4_OVL_ESCAPED);
+	ext2fs_free_mem(&e);
+	/* A later tag of the same block in one transaction wins. */
+	t2[1].fsblk = 12;
+	assert_int_equal(e4_overlay_map_state(&jr, &scan, 2, &e, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(e[1].fsblk, 12);
+	assert_int_equal(e[1].src_blk, 108);
 	ext2fs_free_mem(&e);
 }
 
