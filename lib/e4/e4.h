@@ -758,8 +758,9 @@ struct e4_order_finding {
 	int		kind;		/* enum e4_order_kind */
 	int		has_tid;	/* 0: outside the journal window */
 	uint32_t	tid;		/* the transaction that exposed it */
-	int		prior_lost;	/* "new in tid or earlier (prior state
-					 * lost)": S_(k-1) read an ahead block */
+	int		prior_lost;	/* "new in tid or earlier (prior
+					 * state lost)": S_(k-1) read an
+					 * ahead block */
 	int		conversion;	/* unwritten -> written conversion */
 	ext2_ino_t	ino;
 	blk64_t		lblk;		/* fs blocks (logical) */
@@ -769,9 +770,9 @@ struct e4_order_finding {
 	uint32_t	evid_tid;	/* E4_EVID_JOURNAL: tid of the copy */
 	uint64_t	stale_units;	/* 1 KiB units carrying their stamp */
 	uint64_t	units;		/* 1 KiB units examined */
-	ext2_ino_t	other_ino;	/* E4_ORD_DOUBLE_MAPPED: the other user */
+	ext2_ino_t	other_ino;	/* E4_ORD_DOUBLE_MAPPED: other user */
 	blk64_t		other_lblk;
-	char		*path;		/* resolved in S_k (or S_n); may be NULL */
+	char		*path;		/* resolved in S_k (or S_n) or NULL */
 };
 
 /* Per committed transaction Tk. */
@@ -786,8 +787,9 @@ struct e4_order_tx {
 	uint64_t	conversions;	/* unwritten -> written blocks */
 	uint64_t	new_unwritten;	/* new unwritten blocks */
 	uint64_t	prior_lost;	/* of the above two: "tid or earlier" */
-	uint64_t	ahead;		/* its blocks whose image copy equals one
-					 * of their journaled copies */
+	uint64_t	ahead;		/* its blocks whose image copy
+					 * equals one of their journaled
+					 * copies */
 	uint64_t	violations;	/* findings that are violations */
 	int		unreadable;	/* S_k could not be opened: skipped */
 };
@@ -799,8 +801,9 @@ struct e4_order_opts {
 	int		outside;	/* stale check outside the window:
 					 * -1 auto (stamped images), 0, 1 */
 	int		stamped;	/* -1 detect, 0 no, 1 yes */
-	int		list_mappings;	/* also report every new initialized
-					 * mapping as an E4_ORD_MAPPING finding */
+	int		list_mappings;	/* also report every new
+					 * initialized mapping as an
+					 * E4_ORD_MAPPING finding */
 };
 
 struct e4_order_report {

@@ -664,11 +664,12 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 		retval = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &e);
 		while (!retval) {
 			if (e.e_flags & EXT2_EXTENT_FLAGS_LEAF) {
+				int uw = !!(e.e_flags &
+					    EXT2_EXTENT_FLAGS_UNINIT);
+
 				if (e.e_len && e.e_pblk)
 					retval = add_run(m, e.e_lblk, e.e_pblk,
-							 e.e_len,
-							 !!(e.e_flags &
-							    EXT2_EXTENT_FLAGS_UNINIT));
+							 e.e_len, uw);
 			} else if (!(e.e_flags &
 				     EXT2_EXTENT_FLAGS_SECOND_VISIT)) {
 				retval = add_tree(m, e.e_pblk);
@@ -1617,7 +1618,8 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 	if (scan->corrupt)
 		warn(rep, "journal corruption: the scan stopped (%s at "
 		     "jblock %llu); checked what was committed",
-		     e4_scan_stop_name(scan->stop), (unsigned long long)scan->stop_jblk);
+		     e4_scan_stop_name(scan->stop),
+		     (unsigned long long)scan->stop_jblk);
 
 	/* Data mode. */
 	defm = fs->super->s_default_mount_opts & EXT3_DEFM_JMODE;

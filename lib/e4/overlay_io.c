@@ -30,7 +30,7 @@
 struct e4_overlay {
 	uint64_t		magic;
 	char			*image;		/* backing image path */
-	io_channel		src;		/* where copies live; not owned */
+	io_channel		src;		/* copies are here; not owned */
 	unsigned int		blocksize;	/* fs block size, bytes */
 	struct e4_ovl_ent	*ents;		/* sorted by fsblk, unique */
 	size_t			n;
@@ -411,7 +411,8 @@ static int in_journal(e4_journal_t j, blk64_t b)
 	if (j->external)
 		return 0;
 	for (i = 0; i < j->nruns; i++)
-		if (b >= j->runs[i].pblk && b < j->runs[i].pblk + j->runs[i].len)
+		if (b >= j->runs[i].pblk &&
+		    b < j->runs[i].pblk + j->runs[i].len)
 			return 1;
 	return 0;
 }
