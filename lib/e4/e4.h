@@ -837,8 +837,13 @@ struct e4_order_report {
  * and runs the structural checks of e4tools issue 4.  Memory is bounded by
  * the touched inodes and the findings.  Nothing is written.  On success
  * *@ret is the report (e4_order_report_free()).
- * Returns 0, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the image
- * itself (errors in a replayed state are recorded as warnings instead).
+ * Returns 0, E4_ERR_UPTO_NOT_FOUND (opts->upto is no committed tid),
+ * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
+ * image itself (a replayed state that cannot be opened is recorded as a
+ * warning and its transaction marked unreadable instead).
+ * Rules: ahead blocks and "prior state lost" attribution, stamp evidence,
+ * structural checks and data mode as in e4tools issue 4; unwritten extents
+ * per fs/ext4/extents.c (EXT_INIT_MAX_LEN); S_k per overlay_io.c.
  */
 errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 			 const struct e4_jscan *scan,
