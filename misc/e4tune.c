@@ -25,7 +25,8 @@ static void usage(void)
 		"\t[-E extended-option[,...]] [-j journal_dev] "
 		"[-z undo_file] device\n"
 		"Extended options: clear_journal_errno, num_fc_blks=N,\n"
-		"\tjournal_uuid=UUID|random|time\n", prog);
+		"\tjournal_uuid=UUID|random|time,\n"
+		"\tlazy_itable_init=0|1, groups=N[-M][:...], garbage\n", prog);
 	exit(1);
 }
 
@@ -53,6 +54,13 @@ static int parse_extended(char *opts, struct e4tune_opts *o)
 			o->num_fc_blks = (uint32_t)n;
 		} else if (!strcmp(tok, "journal_uuid") && val) {
 			o->journal_uuid = val;
+		} else if (!strcmp(tok, "lazy_itable_init") && val &&
+			   (!strcmp(val, "0") || !strcmp(val, "1"))) {
+			o->lazy_itable_init = *val - '0';
+		} else if (!strcmp(tok, "groups") && val) {
+			o->itable_groups = val;
+		} else if (!strcmp(tok, "garbage") && !val) {
+			o->itable_garbage = 1;
 		} else {
 			fprintf(stderr, "%s: unknown or malformed extended "
 				"option '%s'\n", prog, tok);
@@ -72,11 +80,12 @@ int main(int argc, char **argv)
 	struct e4tune_opts o;
 	struct e4_json js;
 	ext2_filsys fs = NULL;
-	int c, rc = 0, want_write, flags;
+	int c, rc = 0, want_write, flags, jw, iw;
 	char *ext = NULL;
 
 	memset(&o, 0, sizeof(o));
 	o.num_fc_blks = (uint32_t)-1;
+	o.lazy_itable_init = -1;
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 
@@ -119,8 +128,15 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		usage();
 	o.device = argv[optind];
-	want_write = e4tune_journal_wants_write(&o);
-	if (!want_write && !o.list)
+	jw = e4tune_journal_wants_write(&o);
+	iw = e4tune_itable_wants_write(&o);
+	want_write = jw || iw;
+	if (!iw && (o.itable_groups || o.itable_garbage)) {
+		fprintf(stderr, "%s: groups= and garbage go with "
+			"lazy_itable_init=1\n", prog);
+		exit(1);
+	}
+	if (!want_write || o.verbose)	/* -v: list after the edit too */
 		o.list = 1;
 	if (o.json && want_write) {
 		fprintf(stderr, "%s: --json goes with -l only\n", prog);
@@ -128,16 +144,23 @@ int main(int argc, char **argv)
 	}
 
 	flags = (want_write && !o.dry_run) ? E4_OPEN_RW : 0;
-	if (e4_tool_open_fs(prog, o.device, flags, o.undo_file, &fs))
+	/* With -j only the journal device is written: -z covers it. */
+	if (e4_tool_open_fs(prog, o.device, flags,
+			    o.journal_dev && !iw ? NULL : o.undo_file, &fs))
 		exit(1);
 
-	if (want_write)
+	if (jw)
 		rc = e4tune_journal_write(prog, &o, fs);
+	if (!rc && iw)
+		rc = e4tune_itable_write(prog, &o, fs);
 	if (!rc && o.list) {
 		e4_json_init(&js, stdout);
 		if (o.json)
 			e4_json_obj_begin(&js, NULL);
 		rc = e4tune_journal_list(prog, &o, fs, o.json ? &js : NULL);
+		if (!rc)
+			rc = e4tune_itable_list(prog, &o, fs,
+						o.json ? &js : NULL);
 		if (o.json) {
 			e4_json_obj_end(&js);
 			e4_json_finish(&js);

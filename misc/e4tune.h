@@ -1,12 +1,13 @@
 /*
  * e4tune.h --- what e4tune's option parser hands to each of its parts
- * (journal superblock: tune_journal.c).
+ * (journal superblock: tune_journal.c; lazy inode tables: tune_itable.c).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #ifndef E4_MISC_E4TUNE_H
 #define E4_MISC_E4TUNE_H
 
+#include "e4.h"
 #include "util.h"
 
 struct e4tune_opts {
@@ -23,6 +24,10 @@ struct e4tune_opts {
 	int		clear_journal_errno;	/* -E clear_journal_errno */
 	uint32_t	num_fc_blks;		/* -E num_fc_blks=; -1 unset */
 	const char	*journal_uuid;		/* -E journal_uuid= */
+	/* lazy inode table init (-E lazy_itable_init=, groups=, garbage) */
+	int		lazy_itable_init;	/* -1 unset, 0 finish, 1 undo */
+	const char	*itable_groups;		/* -E groups=N-M:K */
+	int		itable_garbage;		/* -E garbage */
 };
 
 /* tune_journal.c */
@@ -30,8 +35,21 @@ int e4tune_journal_wants_write(const struct e4tune_opts *o);
 /* Print the journal superblock (-l); returns the tool's exit status. */
 int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
 			ext2_filsys fs, struct e4_json *js);
+/* Print an open journal's superblock as text or JSON (also e4debug). */
+void e4tune_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies);
+void e4tune_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
+			   struct e4_json *js);
 /* Apply -O/-E journal edits; returns the tool's exit status. */
 int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 			 ext2_filsys fs);
+
+/* tune_itable.c */
+int e4tune_itable_wants_write(const struct e4tune_opts *o);
+/* The lazy-init summary line (-l), per-group table (-v), or JSON. */
+int e4tune_itable_list(const char *prog, const struct e4tune_opts *o,
+		       ext2_filsys fs, struct e4_json *js);
+/* Finish (lazy_itable_init=0) or undo (=1) lazy init; exit status. */
+int e4tune_itable_write(const char *prog, const struct e4tune_opts *o,
+			ext2_filsys fs);
 
 #endif

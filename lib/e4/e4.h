@@ -97,11 +97,13 @@ void e4_jsb_set_csum(void *buf);
  * e4_jsb_validate() - check the journal superblock at @buf the way the
  * kernel's journal_check_superblock()/journal_load_superblock() do:
  * magic and block type, s_blocksize == @fs_blocksize (bytes),
- * s_maxlen <= @real_len (jblocks the journal really has), s_first within
+ * s_maxlen <= @real_len (jblocks the journal really has), s_maxlen at
+ * least JBD2_MIN_JOURNAL_BLOCKS plus the fast-commit area, s_first within
  * [1, s_maxlen), s_start 0 or within [s_first, s_maxlen), v2/v3 exclusive,
  * checksum type, checksum, and unknown incompat features.
  * Returns 0 or E4_ERR_JSB_MAGIC, E4_ERR_JSB_BLOCKTYPE, E4_ERR_JSB_BLOCKSIZE,
- * E4_ERR_JSB_MAXLEN, E4_ERR_JSB_FIRST, E4_ERR_JSB_START,
+ * E4_ERR_JSB_MAXLEN, E4_ERR_JSB_TOO_SHORT, E4_ERR_JSB_FIRST,
+ * E4_ERR_JSB_START,
  * E4_ERR_FEATURE_CONFLICT, E4_ERR_JSB_CSUM_TYPE, E4_ERR_JSB_CSUM,
  * E4_ERR_JSB_UNKNOWN_FEATURE (checked in that order).
  */
@@ -135,7 +137,10 @@ uint32_t e4_jsb_log_end(const void *buf);
  * Rules (kernel fs/jbd2/journal.c and e2fsprogs tune2fs): v1/v2/v3 checksum
  * mutually exclusive; changing a checksum feature, 64bit, fast_commit or
  * s_num_fc_blks needs s_start == 0; fast_commit needs the fs fast_commit
- * feature and must leave s_maxlen - num_fc_blks >= JBD2_MIN_JOURNAL_BLOCKS;
+ * feature and must leave s_maxlen - num_fc_blks >= JBD2_MIN_JOURNAL_BLOCKS
+ * (so must a new s_num_fc_blks set without the bit, since ext4 sets the bit
+ * at every mount of a fast_commit fs); turning fast_commit off keeps
+ * s_num_fc_blks;
  * 64bit on a non-64bit fs needs E4_FEAT_FORCE.  s_checksum_type follows
  * the checksum feature; the superblock checksum is recomputed.  @buf is
  * changed only when every rule holds.  On error, *@bad (if not NULL) points
@@ -168,6 +173,9 @@ struct e4_jmap_run {
 };
 
 #define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
+/* External device through undo_io_manager (the caller configured its
+ * backing manager and undo file, e.g. e4_tool_setup_undo()). */
+#define E4_JOURNAL_UNDO	0x2
 
 struct e4_journal {
 	ext2_filsys	fs;		/* the file system; not owned */
@@ -191,8 +199,10 @@ typedef struct e4_journal *e4_journal_t;
  * or, when @ext_dev is not NULL, the external journal device at that path,
  * which must be a journal_dev fs whose UUID equals s_journal_uuid.  Reads
  * the superblock and validates it (e4_jsb_validate()).  With E4_JOURNAL_RW
- * an external device is opened read-write; the internal journal is written
- * through fs->io, so @fs must be open read-write too.  On success *@ret is
+ * an external device is opened read-write (with E4_JOURNAL_UNDO through
+ * libext2fs's undo_io_manager, so e2undo can roll the device back); the
+ * internal journal is written through fs->io, so @fs must be open
+ * read-write too.  On success *@ret is
  * the journal, owned by the caller (e4_journal_close()).  When validation
  * fails the journal is still returned in *@ret (so a caller can print the
  * superblock) together with the validation error; *@ret is NULL on other
@@ -858,5 +868,127 @@ const char *e4_order_kind_name(int kind);
 
 /* e4_data_mode_name() - "auto", "ordered", "journal" or "writeback". */
 const char *e4_data_mode_name(int mode);
+/* ---- itable.c: lazy inode table initialisation (ITABLE_ZEROED) -------- */
+
+/*
+ * Everything these functions do is meaningful only on a file system with
+ * group descriptor checksums (uninit_bg, i.e. gdt_csum, or metadata_csum):
+ * without them the kernel never skips inode table zeroing, mke2fs always
+ * zeroes, and bg_flags/bg_itable_unused are not trusted.
+ * ext2fs_has_group_desc_csum() tells; e4_itable_summary() reports it.
+ */
+
+/* The inode table state of one block group (from its group descriptor). */
+struct e4_itable_group {
+	dgrp_t		group;
+	uint16_t	flags;		/* bg_flags: EXT2_BG_INODE_UNINIT,
+					 * EXT2_BG_BLOCK_UNINIT,
+					 * EXT2_BG_INODE_ZEROED */
+	uint32_t	itable_unused;	/* bg_itable_unused, inodes */
+	blk64_t		itable;		/* fs block of the inode table */
+	blk64_t		itable_blocks;	/* fs blocks (s_itb_per_group) */
+	blk64_t		used_blocks;	/* fs blocks the kernel keeps: those
+					 * that may hold in-use inodes */
+	blk64_t		zero_start;	/* fs block: itable + used_blocks */
+	blk64_t		to_zero;	/* fs blocks still to zero; 0 with
+					 * ITABLE_ZEROED or without group
+					 * descriptor checksums */
+	int		csum_ok;	/* group descriptor checksum verifies
+					 * (ext2fs_group_desc_csum_verify) */
+	int		valid;		/* itable_unused <= inodes_per_group
+					 * and the table lies in the fs */
+};
+
+/* The whole file system's lazy-init state. */
+struct e4_itable_summary {
+	int		applicable;	/* uninit_bg or metadata_csum */
+	dgrp_t		groups;		/* block groups */
+	dgrp_t		zeroed;		/* groups with ITABLE_ZEROED */
+	dgrp_t		inode_uninit;	/* groups with INODE_UNINIT */
+	dgrp_t		block_uninit;	/* groups with BLOCK_UNINIT */
+	dgrp_t		to_zero_groups;	/* groups still to zero (0 when not
+					 * applicable) */
+	blk64_t		to_zero_blocks;	/* fs blocks still to zero */
+	dgrp_t		bad_csum;	/* groups whose checksum fails */
+	dgrp_t		first_bad_csum;	/* first such group, or (dgrp_t)-1 */
+	dgrp_t		bad_desc;	/* groups that are not ->valid */
+	dgrp_t		first_bad_desc;	/* first such group, or (dgrp_t)-1 */
+};
+
+/* What e4_itable_finish() / e4_itable_unzero() did (or would do). */
+struct e4_itable_result {
+	dgrp_t		groups;		/* groups changed */
+	blk64_t		blocks;		/* fs blocks zeroed (or garbaged) */
+	blk64_t		runs;		/* contiguous runs issued */
+	const char	*method;	/* "punch", "zeroout", "write",
+					 * "garbage" or "flags" */
+};
+
+/* Flags for e4_itable_finish() and e4_itable_unzero(). */
+#define E4_ITABLE_FORCE		0x1	/* even if the journal needs
+					 * recovery (bg_itable_unused may be
+					 * stale) */
+#define E4_ITABLE_DRY_RUN	0x2	/* compute the result, write nothing */
+#define E4_ITABLE_GARBAGE	0x4	/* unzero: fill the unused part of
+					 * the table with non-zero bytes */
+#define E4_ITABLE_WRITE_ZEROES	0x8	/* finish: write zero blocks instead
+					 * of punching / zeroout */
+
+/*
+ * e4_itable_group() - the inode table state of group @g into @ig.
+ * ->used_blocks follows the kernel's ext4_init_inode_table()
+ * (fs/ext4/ialloc.c): 0 when INODE_UNINIT is set, else
+ * DIV_ROUND_UP(inodes_per_group - bg_itable_unused, inodes_per_block)
+ * fs blocks (capped at the table length); the kernel zeroes the rest.
+ * Returns 0 or EXT2_ET_INVALID_ARGUMENT when @g is out of range.
+ */
+errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
+			  struct e4_itable_group *ig);
+
+/*
+ * e4_itable_summary() - counts over every group (see struct
+ * e4_itable_summary): groups and fs blocks still to zero, checksum
+ * failures.  Reads only the in-memory group descriptors.  Returns 0.
+ */
+errcode_t e4_itable_summary(ext2_filsys fs, struct e4_itable_summary *s);
+
+/*
+ * e4_itable_finish() - do offline what the kernel's ext4lazyinit thread
+ * does (ext4_init_inode_table(), fs/ext4/ialloc.c): for every group
+ * without ITABLE_ZEROED zero fs blocks [zero_start, itable + itable_blocks)
+ * of its inode table, then set ITABLE_ZEROED and the group descriptor
+ * checksum (ext2fs_group_desc_csum_set) and mark the superblock dirty;
+ * ext2fs_close() writes the descriptors.  Adjacent ranges (flex_bg) are
+ * merged into runs.  On a regular file the zeroing is
+ * io_channel_discard(), which unix_io implements as
+ * fallocate(PUNCH_HOLE|KEEP_SIZE) (reads give zeroes, no space used) and
+ * undo_io records in its undo file first; on a block device it is
+ * io_channel_zeroout() (libext2fs 1.47: fallocate(ZERO_RANGE) on the
+ * device, which the kernel's blkdev_fallocate() turns into
+ * blkdev_issue_zeroout(), as BLKZEROOUT does); either falls back to
+ * writing zero blocks when unsupported.  Shows libext2fs's numeric
+ * progress when fs->flags has EXT2_FLAG_PRINT_PROGRESS.  Nothing is
+ * written unless every group descriptor verifies.  @fs must be open
+ * read-write unless E4_ITABLE_DRY_RUN.  *@bad_group (if not NULL) names
+ * the offending group on E4_ERR_GDT_CSUM / E4_ERR_BAD_GROUP_DESC.
+ * Returns 0, E4_ERR_NO_UNINIT_BG, E4_ERR_NEEDS_RECOVERY (unless
+ * E4_ITABLE_FORCE), E4_ERR_GDT_CSUM, E4_ERR_BAD_GROUP_DESC,
+ * EXT2_ET_RO_FILSYS, or io errors.
+ */
+errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
+			   struct e4_itable_result *res);
+
+/*
+ * e4_itable_unzero() - undo lazy init, for tests: clear ITABLE_ZEROED
+ * (and set the group descriptor checksum) on the groups whose byte in
+ * @sel is nonzero (@sel has fs->group_desc_count bytes; NULL = every
+ * group).  With E4_ITABLE_GARBAGE also fill the part of their inode
+ * tables the kernel would zero ([zero_start, itable + itable_blocks))
+ * with non-zero bytes ("E4LAZYGB" and the block number, every 16 bytes),
+ * written through fs->io.  Same checks and returns as e4_itable_finish().
+ */
+errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
+			   int flags, dgrp_t *bad_group,
+			   struct e4_itable_result *res);
 
 #endif /* E4_H */
