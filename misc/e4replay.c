@@ -267,6 +267,10 @@ int main(int argc, char **argv)
 	}
 	retval = e4_journal_open(fs, o.journal_dev,
 				 o.dry_run ? 0 : E4_JOURNAL_RW, &j);
+	if (retval == E4_ERR_NO_JOURNAL && !e4_tool_needs_recovery(fs)) {
+		printf("%s: no journal, nothing to replay\n", o.target);
+		goto out;
+	}
 	if (retval) {
 		com_err(prog, retval, "while opening the journal of %s",
 			o.target);
