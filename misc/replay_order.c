@@ -122,8 +122,9 @@ static void print_finding_text(const struct e4_order_finding *f)
 	printf("]\n");
 }
 
-static void print_text(const char *image, const struct e4_jscan *scan,
-		       const struct e4_order_report *rep)
+void e4replay_order_print_text(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep)
 {
 	static const char *src[] = { "given", "default mount options",
 				     "inferred: file data journaled",
@@ -181,8 +182,9 @@ static void print_text(const char *image, const struct e4_jscan *scan,
 	       (unsigned long long)rep->notes);
 }
 
-static void print_json(const char *image, const struct e4_jscan *scan,
-		       const struct e4_order_report *rep)
+void e4replay_order_print_json(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep)
 {
 	struct e4_json js;
 	size_t i;
@@ -408,9 +410,9 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 		goto out;
 	}
 	if (json)
-		print_json(image, scan, rep);
+		e4replay_order_print_json(image, scan, rep);
 	else
-		print_text(image, scan, rep);
+		e4replay_order_print_text(image, scan, rep);
 	if (rep->violations || rep->journal_corrupt || scan->corrupt)
 		rc |= 4;
 	fflush(stdout);

@@ -1109,4 +1109,37 @@ struct e4_mark_result {
 errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
 			blk64_t len, int flags, struct e4_mark_result *res);
 
+/* ---- replayed.c: the replayed state of an image, read-only ------------ */
+
+/* An open replayed state (e4_replayed_open()); every member owned. */
+struct e4_replayed {
+	e4_journal_t		j;	/* NULL when the fs has no journal */
+	struct e4_jscan		*scan;
+	e4_overlay_t		ov;
+	ext2_filsys		fs;	/* the replayed state, read-only */
+};
+
+/*
+ * e4_replayed_open() - open state S_n of the image file @image (whose open
+ * fs is @fs; @journal_dev the external journal or NULL): the image with
+ * every committed transaction of the journal replayed, as the kernel's
+ * recovery would write it (fs/jbd2/recovery.c: PASS_SCAN, PASS_REVOKE,
+ * PASS_REPLAY; e4_journal_scan() and e4_overlay_map_state()), served by
+ * the overlay io_manager, so nothing is written.  Only block contents are
+ * replayed: the superblock still says needs_recovery unless a journaled
+ * copy of it says otherwise.  A fs without a journal and not needing
+ * recovery opens as itself.  r->fs is read-only (checksum errors ignored,
+ * e4_overlay_open_fs()); release with e4_replayed_close().
+ * Returns 0, the errors of e4_journal_open(), the scan's fail code (a
+ * journal the kernel would refuse), E4_ERR_FAST_COMMIT (live fast commits:
+ * their replay is not modelled), EXT2_ET_NO_MEMORY,
+ * EXT2_ET_CORRUPT_SUPERBLOCK and ext2fs_open2() errors.
+ */
+errcode_t e4_replayed_open(ext2_filsys fs, const char *image,
+			   const char *journal_dev, struct e4_replayed *r);
+
+/* e4_replayed_close() - release what e4_replayed_open() opened (a zeroed
+ * or closed @r is fine). */
+void e4_replayed_close(struct e4_replayed *r);
+
 #endif /* E4_H */
