@@ -321,7 +321,9 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 	}
 	e4_jsb_set_csum(newsb);
 	print_changes(prog, j->sb, newsb, o->dry_run);
-	if (o->dry_run)
+	/* A no-op edit writes nothing (so close does not touch the fs
+	 * superblock's s_kbytes_written either). */
+	if (o->dry_run || !memcmp(j->sb, newsb, JSB_SIZE))
 		goto out;
 	memcpy(j->sb, newsb, JSB_SIZE);
 	retval = e4_journal_write_sb(j);
