@@ -291,6 +291,11 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		retval = e4_jsb_edit_features(newsb, o->features,
 					      o->num_fc_blks, flags, bad,
 					      sizeof(bad));
+		/* A bad name or value is reported first; a refusal that
+		 * depends on the log's state yields to needs_recovery. */
+		if (retval == E4_ERR_JOURNAL_NOT_EMPTY &&
+		    e4_tool_needs_recovery(fs) && !o->force)
+			goto needs_recovery;
 		if (retval) {
 			if (bad[0])
 				com_err(prog, retval, "'%s' while setting "
@@ -318,6 +323,7 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 	}
 	/* Option values are validated above, the fs state from here on. */
 	if (e4_tool_needs_recovery(fs) && !o->force) {
+needs_recovery:
 		retval = E4_ERR_NEEDS_RECOVERY;
 		com_err(prog, retval, "on %s", o->device);
 		goto out;
