@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -40,17 +41,20 @@ static long long parse_size(const char *s)
 	char *end;
 	unsigned long long v;
 
+	int shift = 0;
+
 	errno = 0;
 	v = strtoull(s, &end, 0);
-	if (errno || end == s || *s == '-')
+	if (errno || end == s || *s == '-' || *s == '+')
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
 	}
-	if (*end || v > (1ULL << 62))
+	if (*end || v > (1ULL << 62) >> shift)
 		return -1;
+	v <<= shift;
 	return (long long)v;
 }
 
@@ -148,7 +152,7 @@ int main(int argc, char **argv)
 	};
 	long long off = 0, len = -1, size = -1, bufsize = 1 << 20, v;
 	long long bs = 0;
-	int c, check = 0, json = 0, fd, rc = 0, i;
+	int c, check = 0, json = 0, fd, rc = 0, i, created;
 	uint64_t units = 0, stale = 0, blocks = 0, sblocks = 0, devsize;
 	const char *dev;
 	struct stat st;
@@ -164,11 +168,17 @@ int main(int argc, char **argv)
 		case 'J': json = 1; break;
 		case 'o': case 'l': case 's': case 'b': case 'B':
 			v = parse_size(arg);
-			if (v < 0 || (c != 's' && v % 1024) ||
+			if (v < 0 || v % 1024 ||
 			    ((c == 'b' || c == 'B') && v == 0)) {
-				fprintf(stderr, "%s: invalid -%c '%s'\n",
-					prog, c, arg);
-				usage();
+				fprintf(stderr, "%s: invalid -%c '%s' (a "
+					"multiple of 1024 up to 4E, suffixes "
+					"K M G)\n", prog, c, arg);
+				return 16;
+			}
+			if (c == 'B' && (v & (v - 1))) {
+				fprintf(stderr, "%s: invalid -B '%s' (a "
+					"power of two)\n", prog, arg);
+				return 16;
 			}
 			if (c == 'o') off = v;
 			else if (c == 'l') len = v;
@@ -180,11 +190,27 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (optind >= argc || (!check && (argc - optind != 1 || bs || json)) ||
-	    (check && size >= 0) ||
-	    (check && argc - optind > 1 && (!bs || off || len >= 0)) ||
-	    (bs && bs & (bs - 1)))
+	if (optind >= argc)
 		usage();
+	if (!check && (argc - optind != 1 || bs || json)) {
+		fprintf(stderr, "%s: %s goes with -c\n", prog,
+			bs ? "-B" : json ? "--json" : "a block list");
+		return 16;
+	}
+	if (check && size >= 0) {
+		fprintf(stderr, "%s: -s does not go with -c\n", prog);
+		return 16;
+	}
+	if (check && argc - optind > 1 && !bs) {
+		fprintf(stderr, "%s: block numbers need -B blocksize\n",
+			prog);
+		return 16;
+	}
+	if (check && argc - optind > 1 && (off || len >= 0)) {
+		fprintf(stderr, "%s: -o and -l do not go with a block "
+			"list\n", prog);
+		return 16;
+	}
 	dev = argv[optind];
 	if (!check) {
 		int mount_flags = 0;
@@ -195,19 +221,26 @@ int main(int argc, char **argv)
 			return 8;
 		}
 	}
-	fd = open(dev, check ? O_RDONLY : (O_RDWR | (size >= 0 ? O_CREAT : 0)),
-		  0644);
+	created = 0;
+	fd = open(dev, check ? O_RDONLY : O_RDWR);
+	if (fd < 0 && errno == ENOENT && size >= 0) {
+		fd = open(dev, O_RDWR | O_CREAT | O_EXCL, 0644);
+		created = fd >= 0;
+	}
 	if (fd < 0) {
 		com_err(prog, errno, "while opening %s", dev);
 		return 8;
 	}
 	if (size >= 0) {
+		errno = 0;
 		if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 		    ftruncate(fd, size)) {
 			com_err(prog, errno ? errno : EINVAL,
 				"while setting the size of %s (-s needs a "
 				"regular file)", dev);
 			close(fd);
+			if (created)
+				unlink(dev);
 			return 8;
 		}
 	}
@@ -240,13 +273,28 @@ int main(int argc, char **argv)
 			unsigned long long a, b;
 			char *e;
 
-			a = strtoull(argv[i], &e, 0);
-			b = a;
-			if (*e == '-')
+			/* digits only; no overflow; inside the device */
+			errno = 0;
+			e = argv[i];
+			a = b = 0;
+			if (isdigit((unsigned char)*e))
+				a = b = strtoull(e, &e, 0);
+			if (e != argv[i] && *e == '-' &&
+			    isdigit((unsigned char)e[1]))
 				b = strtoull(e + 1, &e, 0);
-			if (*e || b < a || (b + 1) * bs > devsize) {
+			if (e == argv[i] || *e || errno || b < a) {
 				fprintf(stderr, "%s: invalid block range "
-					"'%s'\n", prog, argv[i]);
+					"'%s' (want N or N-M)\n", prog,
+					argv[i]);
+				close(fd);
+				return 16;
+			}
+			if (b >= devsize / bs) {
+				fprintf(stderr, "%s: block range '%s' lies "
+					"past the end of %s (%llu blocks of "
+					"%lld bytes)\n", prog, argv[i], dev,
+					(unsigned long long)(devsize / bs),
+					bs);
 				close(fd);
 				return 16;
 			}

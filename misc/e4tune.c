@@ -191,6 +191,9 @@ int main(int argc, char **argv)
 	}
 
 	flags = (want_write && !o.dry_run) ? E4_OPEN_RW : 0;
+	if ((flags & E4_OPEN_RW) && o.undo_file &&
+	    e4_tool_check_undo(prog, o.undo_file, o.device, o.journal_dev))
+		exit(1);
 	/* With -j only the journal device is written: -z covers it. */
 	if (e4_tool_open_fs(prog, o.device, flags,
 			    o.journal_dev && !iw ? NULL : o.undo_file, &fs))

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,14 +157,20 @@ static int parse_groups(const char *prog, const char *list, dgrp_t ngroups,
 	if (!*p)
 		goto bad;
 	while (*p) {
+		/* digits only: strtoul would take "-1" as ULONG_MAX */
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		errno = 0;
 		a = strtoul(p, &end, 10);
-		if (end == p)
+		if (end == p || errno)
 			goto bad;
 		b = a;
 		if (*end == '-') {
 			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
 			b = strtoul(p, &end, 10);
-			if (end == p || b < a)
+			if (end == p || errno || b < a)
 				goto bad;
 		}
 		if (b >= ngroups) {

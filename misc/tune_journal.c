@@ -120,6 +120,9 @@ void e4tune_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 		printf(i ? "                          %s\n" :
 		       "Journal users:            %s\n",
 		       e2p_uuid2str((void *)s->users[i]));
+	if (s->nr_users > JSB_MAX_USERS)
+		printf("                          (s_nr_users %u exceeds %u)\n",
+		       s->nr_users, JSB_MAX_USERS);
 	printf("Journal num_fc_blks:      %u\n", s->num_fc_blks);
 	printf("Journal max_trans_data:   %u\n", s->max_trans_data);
 	printf("Journal head:             %u\n", s->head);
@@ -170,9 +173,16 @@ void e4tune_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 	e4_json_str(js, "uuid", e2p_uuid2str((void *)s->uuid));
 	e4_json_u64(js, "nr_users", s->nr_users);
 	e4_json_arr_begin(js, "users");
+	/* As the text: at most JSB_MAX_USERS entries, null for a null UUID
+	 * (the text's "<none>"). */
 	for (i = 0; i < s->nr_users && i < JSB_MAX_USERS; i++)
-		e4_json_str(js, NULL, e2p_uuid2str((void *)s->users[i]));
+		if (uuid_is_null(s->users[i]))
+			e4_json_null(js, NULL);
+		else
+			e4_json_str(js, NULL,
+				    e2p_uuid2str((void *)s->users[i]));
 	e4_json_arr_end(js);
+	e4_json_bool(js, "nr_users_exceeds_max", s->nr_users > JSB_MAX_USERS);
 	e4_json_u64(js, "num_fc_blks", s->num_fc_blks);
 	e4_json_u64(js, "fast_commit_blocks", fc);
 	e4_json_u64(js, "max_transaction_length", s->maxlen - fc);
@@ -254,10 +264,6 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 	errcode_t retval;
 	uuid_t uu;
 
-	if (e4_tool_needs_recovery(fs) && !o->force) {
-		com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s", o->device);
-		return 1;
-	}
 	if (!o->dry_run) {
 		flags = E4_JOURNAL_RW;
 		if (o->journal_dev && o->undo_file) {
@@ -285,6 +291,11 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		retval = e4_jsb_edit_features(newsb, o->features,
 					      o->num_fc_blks, flags, bad,
 					      sizeof(bad));
+		/* A bad name or value is reported first; a refusal that
+		 * depends on the log's state yields to needs_recovery. */
+		if (retval == E4_ERR_JOURNAL_NOT_EMPTY &&
+		    e4_tool_needs_recovery(fs) && !o->force)
+			goto needs_recovery;
 		if (retval) {
 			if (bad[0])
 				com_err(prog, retval, "'%s' while setting "
@@ -309,6 +320,15 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 				where);
 			goto out;
 		}
+	}
+	/* Option values are validated above, the fs state from here on. */
+	if (e4_tool_needs_recovery(fs) && !o->force) {
+needs_recovery:
+		retval = E4_ERR_NEEDS_RECOVERY;
+		com_err(prog, retval, "on %s", o->device);
+		goto out;
+	}
+	if (o->journal_uuid) {
 		/* The UUID seeds every v2/v3 checksum of the log. */
 		if (memcmp(newsb + JSB_UUID, uu, 16) &&
 		    e4_be32(newsb + JSB_START)) {
@@ -321,7 +341,9 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 	}
 	e4_jsb_set_csum(newsb);
 	print_changes(prog, j->sb, newsb, o->dry_run);
-	if (o->dry_run)
+	/* A no-op edit writes nothing (so close does not touch the fs
+	 * superblock's s_kbytes_written either). */
+	if (o->dry_run || !memcmp(j->sb, newsb, JSB_SIZE))
 		goto out;
 	memcpy(j->sb, newsb, JSB_SIZE);
 	retval = e4_journal_write_sb(j);

@@ -308,13 +308,9 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 	ext2_ino_t inos[E4TUNE_MAX_MARKS];
 	struct e4_mark_result r;
 	int i, flags[E4TUNE_MAX_MARKS], pass;
+	int refuse = e4_tool_needs_recovery(fs) && !o->force;
 	errcode_t retval;
 
-	if (e4_tool_needs_recovery(fs) && !o->force) {
-		com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s: refusing to mark "
-			"extents", o->device);
-		return 1;
-	}
 	/* Pass 0 validates every range (a dry run); pass 1 writes. */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < o->uw_nmarks; i++) {
@@ -348,8 +344,14 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 					"unwritten" : "written");
 				return 1;
 			}
-			if (pass || o->dry_run)
+			if (pass || (o->dry_run && !refuse))
 				print_result(prog, m, inos[i], &r, !pass);
+		}
+		/* The ranges are valid; now the fs state. */
+		if (!pass && refuse) {
+			com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s: refusing "
+				"to mark extents", o->device);
+			return 1;
 		}
 		if (o->dry_run)
 			break;

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,10 +17,72 @@
 #include "e4.h"
 #include "util.h"
 
+/* Is @st the file @path names (same inode, or the same device node)? */
+static int same_file(const struct stat *st, const char *path)
+{
+	struct stat o;
+
+	if (!path || stat(path, &o) < 0)
+		return 0;
+	if (st->st_dev == o.st_dev && st->st_ino == o.st_ino)
+		return 1;
+	return (S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode)) &&
+		(S_ISBLK(o.st_mode) || S_ISCHR(o.st_mode)) &&
+		st->st_rdev == o.st_rdev;
+}
+
+errcode_t e4_tool_check_undo(const char *prog, const char *undo_file,
+			     const char *device, const char *journal_dev)
+{
+	struct stat st;
+	int fd;
+
+	if (!undo_file || !*undo_file) {
+		com_err(prog, 0, "invalid undo file: empty "
+			"name");
+		return EINVAL;
+	}
+	if (stat(undo_file, &st) == 0) {
+		if (same_file(&st, device) || same_file(&st, journal_dev)) {
+			com_err(prog, 0, "undo file %s is the %s itself; "
+				"nothing written", undo_file,
+				same_file(&st, device) ? "device" :
+				"journal device");
+			return EINVAL;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			com_err(prog, 0, "undo file %s exists and is not "
+				"a regular file; nothing written", undo_file);
+			return EINVAL;
+		}
+		if (access(undo_file, W_OK) < 0) {
+			com_err(prog, errno, "while checking undo file %s",
+				undo_file);
+			return errno;
+		}
+		return 0;
+	}
+	/* Try to create it (then remove it): the undo io_manager would. */
+	fd = open(undo_file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		errcode_t retval = errno;
+
+		com_err(prog, retval, "while creating undo file %s; nothing "
+			"written", undo_file);
+		return retval;
+	}
+	close(fd);
+	unlink(undo_file);
+	return 0;
+}
+
 errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
 {
 	errcode_t retval;
 
+	retval = e4_tool_check_undo(prog, undo_file, NULL, NULL);
+	if (retval)
+		return retval;
 	if (unlink(undo_file) < 0 && errno != ENOENT) {
 		retval = errno;
 		com_err(prog, retval, "while deleting undo file %s",
@@ -90,7 +153,10 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 		}
 		open_flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
 		if (undo_file) {
-			retval = e4_tool_setup_undo(prog, undo_file);
+			retval = e4_tool_check_undo(prog, undo_file, device,
+						    NULL);
+			if (!retval)
+				retval = e4_tool_setup_undo(prog, undo_file);
 			if (retval)
 				return retval;
 			io = undo_io_manager;

@@ -36,6 +36,17 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
  */
 errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file);
 
+/*
+ * e4_tool_check_undo() - refuse an undo file that cannot serve: empty
+ * name, the same file as @device or @journal_dev (either may be NULL;
+ * compared by st_dev/st_ino, and st_rdev for device nodes), an existing
+ * file that is not a regular file or not writable, or a name that cannot
+ * be created (the check creates and removes it).  Writes nothing else.
+ * Prints one line naming the undo file; returns 0 or the error.
+ */
+errcode_t e4_tool_check_undo(const char *prog, const char *undo_file,
+			     const char *device, const char *journal_dev);
+
 /* e4_tool_needs_recovery() - nonzero if the fs superblock says so. */
 int e4_tool_needs_recovery(ext2_filsys fs);
 

@@ -1094,7 +1094,11 @@ struct e4_mark_result {
  * else plain writes) and flushes, unless E4_MARK_KEEP_CONTENTS.
  * Validation reads every extent before anything is written: on any error
  * but an io or allocation failure in the final pass, nothing was written.
- * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_NOT_REGULAR,
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_RESERVED_INODE (@ino below
+ * s_first_ino, or named by s_journal_inum, s_usr/grp/prj_quota_inum or
+ * s_orphan_file_inum: the kernel reads those blocks itself, e.g. jbd2
+ * would find no journal superblock; listing them is allowed),
+ * E4_ERR_NOT_REGULAR,
  * E4_ERR_INLINE_DATA, E4_ERR_NOT_EXTENT_INODE, E4_ERR_BIGALLOC (bigalloc
  * is not supported: an extent maps clusters there), E4_ERR_RANGE (@len 0,
  * or past logical block 2^32 - 1), E4_ERR_PAST_EOF (the range goes past

@@ -220,6 +220,7 @@ static void test_holes_and_errors(void **state)
 	struct fx *f = *state;
 	struct e4_mark_result r;
 	struct e4_extent_totals t;
+	ext2_ino_t dir;
 	struct got g;
 
 	assert_int_equal(ext2fs_punch(f->fs, f->ino, NULL, NULL, 40, 49), 0);
@@ -243,9 +244,15 @@ static void test_holes_and_errors(void **state)
 			 E4_ERR_BAD_INODE_NUMBER);
 	assert_int_equal(e4_mark_range(f->fs, 257, 0, 1, E4_MARK_WRITTEN,
 				       NULL), E4_ERR_BAD_INODE_NUMBER);
+	/* the root directory is below s_first_ino; a directory above */
 	assert_int_equal(e4_mark_range(f->fs, EXT2_ROOT_INO, 0, 1,
 				       E4_MARK_WRITTEN, NULL),
-			 E4_ERR_NOT_REGULAR);
+			 E4_ERR_RESERVED_INODE);
+	assert_int_equal(ext2fs_mkdir(f->fs, EXT2_ROOT_INO, 0, "d"), 0);
+	assert_int_equal(ext2fs_namei(f->fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
+				      "d", &dir), 0);
+	assert_int_equal(e4_mark_range(f->fs, dir, 0, 1, E4_MARK_WRITTEN,
+				       NULL), E4_ERR_NOT_REGULAR);
 	assert_int_equal(e4_mark_range(f->fs, f->ino, 5, 0, E4_MARK_WRITTEN,
 				       NULL), E4_ERR_RANGE);
 	assert_int_equal(e4_mark_range(f->fs, f->ino, 0xffffffffULL, 1,
@@ -261,6 +268,42 @@ static void test_holes_and_errors(void **state)
 	assert_int_equal(g.n, 4);
 }
 
+/* Inodes the kernel reads by itself are refused, whatever their number;
+ * the same inode is accepted once no superblock field names it. */
+static void test_reserved(void **state)
+{
+	struct fx *f = *state;
+	struct ext2_super_block *sb = f->fs->super;
+	__u32 *fields[] = { &sb->s_journal_inum, &sb->s_usr_quota_inum,
+			    &sb->s_grp_quota_inum, &sb->s_prj_quota_inum,
+			    &sb->s_orphan_file_inum };
+	struct e4_mark_result r;
+	size_t i;
+
+	assert_true(f->ino >= EXT2_FIRST_INO(sb));
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		__u32 old = *fields[i];
+
+		*fields[i] = f->ino;
+		assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 1,
+					       E4_MARK_WRITTEN, NULL),
+				 E4_ERR_RESERVED_INODE);
+		assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 1,
+					       E4_MARK_UNWRITTEN |
+					       E4_MARK_DRY_RUN, NULL),
+				 E4_ERR_RESERVED_INODE);
+		*fields[i] = old;
+	}
+	for (i = 1; i < EXT2_FIRST_INO(sb); i++)
+		assert_int_equal(e4_mark_range(f->fs, i, 0, 1,
+					       E4_MARK_UNWRITTEN, NULL),
+				 E4_ERR_RESERVED_INODE);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 1,
+				       E4_MARK_WRITTEN | E4_MARK_DRY_RUN,
+				       &r), 0);
+	assert_int_equal(r.blocks_changed, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +312,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_zeroing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_holes_and_errors, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reserved, setup,
 						teardown),
 	};
 
