@@ -64,3 +64,70 @@ cleanup_mounts() {
 	done
 	E4_MOUNTS=""
 }
+
+# zero_sb_times IMAGE: zero the primary superblock's s_wtime, s_wtime_hi,
+# s_kbytes_written and s_checksum (fields every writer changes), so two
+# replays of the same image can be compared byte for byte.
+zero_sb_times() {
+	for _zf in 48:4 628:1 376:8 1020:4; do
+		dd if=/dev/zero of="$1" bs=1 seek=$((1024 + ${_zf%:*})) \
+			count=${_zf#*:} conv=notrunc 2>/dev/null
+	done
+}
+
+# json_num FILE KEY: the first numeric value of "KEY" in a JSON file.
+json_num() {
+	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
+}
+
+# jpblk IMAGE JBLK: the fs block holding journal block JBLK of the
+# internal journal (debugfs bmap of inode 8).
+jpblk() {
+	debugfs -c -R "bmap <8> $2" "$1" 2>/dev/null
+}
+
+# jflip IMAGE JBLK OFFSET: invert the byte at OFFSET of journal block JBLK.
+jflip() {
+	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	_o=$(($(jpblk "$1" "$2") * _bs + $3))
+	_v=$(od -An -tu1 -j "$_o" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf '%03o' $((_v ^ 255)))" |
+		dd of="$1" bs=1 seek="$_o" count=1 conv=notrunc 2>/dev/null
+}
+
+# jput32 IMAGE JBLK OFFSET VALUE: store big-endian u32 VALUE there.
+jput32() {
+	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	_o=$(($(jpblk "$1" "$2") * _bs + $3))
+	printf "\\$(printf '%03o' $((($4 >> 24) & 255)))\\$(printf '%03o' \
+$((($4 >> 16) & 255)))\\$(printf '%03o' $((($4 >> 8) & 255)))\\$(printf \
+'%03o' $(($4 & 255)))" | dd of="$1" bs=1 seek="$_o" count=4 \
+		conv=notrunc 2>/dev/null
+}
+
+# jzero IMAGE JBLK: zero journal block JBLK.
+jzero() {
+	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	dd if=/dev/zero of="$1" bs="$_bs" seek="$(jpblk "$1" "$2")" count=1 \
+		conv=notrunc 2>/dev/null
+}
+
+# tid_field JSON TID KEY: KEY of transaction TID in e4replay --json output.
+tid_field() {
+	awk -v t="$2" -v k="\"$3\": " '
+		/"transactions": /	{ in_t = 1 }
+		/"scan": /		{ in_t = 0 }
+		in_t && /"tid": /	{ v = $0; gsub(/[^0-9]/, "", v); cur = v }
+		in_t && index($0, k) && cur == t {
+			v = $0; sub(/.*": /, "", v); gsub(/[",]/, "", v)
+			print v; exit }' "$1"
+}
+
+# scan_field JSON KEY: KEY of the "scan" object.
+scan_field() {
+	awk -v k="\"$2\": " '
+		/"scan": /	{ in_s = 1 }
+		in_s && index($0, k) {
+			v = $0; sub(/.*": /, "", v); gsub(/[",]/, "", v)
+			print v; exit }' "$1"
+}

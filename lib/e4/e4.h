@@ -97,11 +97,13 @@ void e4_jsb_set_csum(void *buf);
  * e4_jsb_validate() - check the journal superblock at @buf the way the
  * kernel's journal_check_superblock()/journal_load_superblock() do:
  * magic and block type, s_blocksize == @fs_blocksize (bytes),
- * s_maxlen <= @real_len (jblocks the journal really has), s_first within
+ * s_maxlen <= @real_len (jblocks the journal really has), s_maxlen at
+ * least JBD2_MIN_JOURNAL_BLOCKS plus the fast-commit area, s_first within
  * [1, s_maxlen), s_start 0 or within [s_first, s_maxlen), v2/v3 exclusive,
  * checksum type, checksum, and unknown incompat features.
  * Returns 0 or E4_ERR_JSB_MAGIC, E4_ERR_JSB_BLOCKTYPE, E4_ERR_JSB_BLOCKSIZE,
- * E4_ERR_JSB_MAXLEN, E4_ERR_JSB_FIRST, E4_ERR_JSB_START,
+ * E4_ERR_JSB_MAXLEN, E4_ERR_JSB_TOO_SHORT, E4_ERR_JSB_FIRST,
+ * E4_ERR_JSB_START,
  * E4_ERR_FEATURE_CONFLICT, E4_ERR_JSB_CSUM_TYPE, E4_ERR_JSB_CSUM,
  * E4_ERR_JSB_UNKNOWN_FEATURE (checked in that order).
  */
@@ -302,6 +304,19 @@ struct e4_jtag {
 	uint32_t	flags;		/* JBD2_FLAG_* */
 	uint32_t	csum;		/* stored tag checksum (v2: low 16 bits) */
 	int		csum_ok;	/* 1 ok, 0 mismatch, -1 not checksummed */
+	int		fate;		/* enum e4_tag_fate, set by
+					 * e4_journal_replay_plan() */
+};
+
+/* What replay does with one tag (e4_jtag.fate). */
+enum e4_tag_fate {
+	E4_TAG_UNPLANNED = 0,	/* e4_journal_replay_plan() not run */
+	E4_TAG_REPLAY,		/* newest surviving copy: written */
+	E4_TAG_SUPERSEDED,	/* a later surviving copy is written */
+	E4_TAG_REVOKED,		/* revoked in this or a later committed tid */
+	E4_TAG_BAD_CSUM,	/* tag checksum mismatch: skipped */
+	E4_TAG_BAD_BLOCK,	/* past the fs end or inside the journal */
+	E4_TAG_UNCOMMITTED,	/* its transaction is not replayed */
 };
 
 /* One transaction found in the log, in log order. */
@@ -325,6 +340,12 @@ struct e4_jtrans {
 	uint8_t		commit_csum_size;	/* h_chksum_size */
 	uint32_t	commit_csum;	/* h_chksum[0] */
 	int		commit_csum_ok;	/* 1 ok, 0 mismatch, -1 none */
+	int		commit_partial;	/* v2/v3 checksum matched only over
+					 * the 60-byte commit header */
+	int		bad_block_csum;	/* a descriptor or revoke block of it
+					 * failed its tail checksum */
+	uint64_t	nrevoke_records;	/* revoke records, duplicates
+						 * included */
 };
 
 /* Why the scan stopped (kernel fs/jbd2/recovery.c do_one_pass()). */
@@ -367,6 +388,187 @@ struct e4_jscan {
 	struct e4_scan_event *events;
 	size_t		nevents;
 	uint32_t	fc_blocks_used;	/* fast-commit blocks holding TLVs */
+	/* Added by scan.c: */
+	errcode_t	fail;		/* nonzero: the kernel's recovery fails
+					 * (E4_ERR_JOURNAL_CHECKSUM,
+					 * E4_ERR_JOURNAL_CORRUPT, io error):
+					 * nothing may be replayed */
+	int		has_failed_commit;	/* j_failed_commit set */
+	uint32_t	failed_commit;	/* the kernel's j_failed_commit */
+	uint32_t	tag_bytes;	/* journal_tag_bytes() */
+	uint32_t	csum_version;	/* 0 none, 1 compat, 2, 3 */
+	uint64_t	log_blocks;	/* log blocks walked (start..stop) */
+	uint64_t	nbad_tag_csum;	/* committed tags failing csum */
+	int		fc_live;	/* fast-commit area starts with a HEAD
+					 * tag whose tid is end_tid */
+	uint32_t	fc_head_tid;	/* tid of that HEAD tag, if any */
+	int		upto_set;	/* the scan was given an upto tid */
+	uint32_t	upto;
 };
+
+/* Flags for e4_journal_scan(). */
+#define E4_SCANF_UPTO		0x1	/* stop after committed tid @upto */
+
+/*
+ * e4_journal_tag_bytes() - bytes of one block tag on disk without its
+ * UUID, from the journal features @incompat (kernel journal_tag_bytes(),
+ * include/linux/jbd2.h): 16 with CSUM_V3, else 12, +2 with CSUM_V2, -4
+ * without 64BIT: 8, 10, 12, 14 or 16.
+ */
+unsigned int e4_journal_tag_bytes(uint32_t incompat);
+
+/*
+ * e4_jdesc_parse() - the block tags of the descriptor block @blk (bytes,
+ * @blocksize long) of a journal with features @incompat, as the kernel's
+ * count_tags() and do_one_pass() walk them (fs/jbd2/recovery.c): tags
+ * start after the 12-byte header; each is e4_journal_tag_bytes() long,
+ * plus a 16-byte UUID unless it has SAME_UUID; the walk ends after a tag
+ * with LAST_TAG or when the next tag would cross the end of the block (less
+ * the 4-byte tail with CSUM_V2/V3).  Stores up to @max tags in @tags
+ * (fsblk, flags, csum; jblk and csum_ok left 0) and returns the number
+ * of tags (which may exceed @max).
+ */
+size_t e4_jdesc_parse(const void *blk, unsigned int blocksize,
+		      uint32_t incompat, struct e4_jtag *tags, size_t max);
+
+/*
+ * e4_jrevoke_parse() - the revoke records of revoke block @blk (bytes,
+ * @blocksize long) (kernel scan_revoke_records(), fs/jbd2/recovery.c):
+ * r_count is the bytes used including the 16-byte header; records are
+ * be64 with INCOMPAT_64BIT, else be32.  Stores up to @max fs block
+ * numbers in @out and the record count in *@n.
+ * Returns 0 or E4_ERR_JOURNAL_CORRUPT when r_count exceeds the block
+ * (less the 4-byte tail with CSUM_V2/V3): the kernel's -EINVAL.
+ */
+errcode_t e4_jrevoke_parse(const void *blk, unsigned int blocksize,
+			   uint32_t incompat, blk64_t *out, size_t max,
+			   size_t *n);
+
+/*
+ * e4_journal_scan() - the kernel's PASS_SCAN (fs/jbd2/recovery.c
+ * do_one_pass(), Linux 6.x) over the log of @j: from jblock s_start with
+ * expected tid s_sequence, block by block, wrapping at e4_jsb_log_end()
+ * back to s_first; stop at a block without JBD2_MAGIC, with another
+ * h_sequence or an unknown block type.  Checks, as the kernel does: the
+ * descriptor and revoke block tail checksums (CSUM_V2/V3; a failure makes
+ * the next commit decide: commit time not older -> the recovery fails with
+ * EFSBADCRC, older -> stale block from lazy journal init, end of log),
+ * the commit checksum (v1 COMPAT_CHECKSUM: crc32_be over the descriptor
+ * and data blocks of the transaction; v2/v3: crc32c of the commit block,
+ * or of its 60-byte header only), a failing commit ending the log at its
+ * tid (older commit time: stale, silent; with ASYNC_COMMIT the scan goes
+ * on and a later v1 commit marks j_failed_commit) and the revoke r_count
+ * (-EINVAL).  With CSUM_V2/V3 it also reads every data block to check its
+ * tag checksum (the kernel does that in PASS_REPLAY).  With E4_SCANF_UPTO
+ * it stops after the commit block of tid @upto.  Also looks at the
+ * fast-commit area (fc_blocks_used, fc_live).  Reads the journal
+ * sequentially in chunks of up to 8 MiB.
+ * On success *@ret is the scan (free with e4_jscan_free()); a journal the
+ * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0 or
+ * EXT2_ET_NO_MEMORY (io errors land in (*ret)->fail).
+ */
+errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
+			  struct e4_jscan **ret);
+
+/* e4_jscan_free() - release a scan (NULL is fine). */
+void e4_jscan_free(struct e4_jscan *scan);
+
+/* e4_scan_stop_name() - a short name for @stop ("no-magic", ...). */
+const char *e4_scan_stop_name(enum e4_scan_stop stop);
+
+/* e4_tag_fate_name() - a short name for @fate ("replay", ...). */
+const char *e4_tag_fate_name(int fate);
+
+/* ---- revoke.c: the revoke table of a replay ----------------------------- */
+
+struct e4_revoke_table;
+
+/*
+ * e4_revoke_new() - an empty revoke table sized for about @hint records
+ * (it grows).  Memory is proportional to the distinct revoked blocks.
+ * Returns 0 or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_revoke_new(size_t hint, struct e4_revoke_table **ret);
+
+/*
+ * e4_revoke_set() - record "fs block @blk revoked in tid @tid", keeping
+ * the newest tid per block (wrap-safe; kernel jbd2_journal_set_revoke(),
+ * fs/jbd2/revoke.c).  Returns 0 or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_revoke_set(struct e4_revoke_table *t, blk64_t blk,
+			uint32_t tid);
+
+/*
+ * e4_revoke_test() - 1 if a copy of fs block @blk logged in tid @tid must
+ * not be replayed: a revoke record for @blk exists in a tid R with
+ * @tid <= R (kernel jbd2_journal_test_revoke()); else 0.
+ */
+int e4_revoke_test(const struct e4_revoke_table *t, blk64_t blk,
+		   uint32_t tid);
+
+/* e4_revoke_count() - distinct blocks in the table. */
+size_t e4_revoke_count(const struct e4_revoke_table *t);
+
+/* e4_revoke_free() - release @t (NULL is fine). */
+void e4_revoke_free(struct e4_revoke_table *t);
+
+/* ---- replay.c: writing the log back to the file system ------------------ */
+
+struct e4_replay_result {
+	uint64_t	ntags;		/* tags of replayed transactions */
+	uint64_t	nwritten;	/* fs blocks written (each once) */
+	uint64_t	nsuperseded;	/* copies a later copy replaces */
+	uint64_t	nrevoked;	/* copies cancelled by revoke records */
+	uint64_t	nbad_csum;	/* copies skipped: tag checksum */
+	uint64_t	nbad_block;	/* copies skipped: block past the fs
+					 * end or inside the journal */
+	uint64_t	nrevoke_blocks;	/* distinct revoked fs blocks */
+	uint64_t	nwrites;	/* write calls after coalescing */
+	uint64_t	nreads;		/* journal read calls */
+	uint32_t	new_sequence;	/* jsb s_sequence written */
+	int		fs_error;	/* EXT2_ERROR_FS set in s_state */
+	int		fs_not_valid;	/* EXT2_VALID_FS cleared */
+	int		corrupt;	/* corruption met (scan or skipped
+					 * copies): fsck exit bit 4 */
+};
+
+/*
+ * e4_journal_replay_plan() - decide the fate of every tag of @scan
+ * (e4_jtag.fate) as the kernel's PASS_REVOKE and PASS_REPLAY would, and
+ * fill the counts of @res (no io).  Revoke rule (fs/jbd2/recovery.c,
+ * revoke.c): a record for block b in committed tid R cancels every copy
+ * of b logged in a tid <= R.  A copy failing its tag checksum is skipped
+ * (kernel: EFSBADCRC at the end); a copy naming a block at or past the fs
+ * end or inside the journal is skipped (e4tools' safety choice where the
+ * kernel writes blindly).  Of the surviving copies of a block only the
+ * newest is written: the end result of the kernel writing them in order.
+ * Returns 0, @scan->fail, or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
+				 struct e4_replay_result *res);
+
+/*
+ * e4_journal_replay() - replay @scan into the file system of @j (both
+ * opened read-write): e4_journal_replay_plan(), then write each planned
+ * fs block once (escaped blocks get JBD2_MAGIC back in their first 4
+ * bytes), reading the journal in log order in chunks of up to 8 MiB and
+ * writing each chunk's blocks sorted by fs block, contiguous runs in one
+ * write; flush.  Then, as e2fsck does after recovery
+ * (e2fsck/journal.c): the fs superblock is re-read (replay may have
+ * written it), needs_recovery cleared, s_errno of the journal (or a
+ * failed commit) carried into EXT2_ERROR_FS, EXT2_VALID_FS cleared when
+ * copies were skipped, and the primary superblock written; then the
+ * journal superblock gets s_start = 0, s_sequence = end_tid + 1 (the
+ * kernel's ++end_transaction), s_errno = 0.  The fs superblock goes
+ * before the journal superblock, so a replay interrupted anywhere can be
+ * run again and ends in the same image.  With an empty log
+ * (s_start == 0) only the superblocks are updated (s_sequence + 1, as
+ * jbd2_journal_recover() does).  fs->group_desc in memory is stale
+ * afterwards: reopen the fs to inspect it.
+ * Returns 0, @scan->fail (nothing written), E4_ERR_READ_ONLY, io errors
+ * or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
+			    struct e4_replay_result *res);
 
 #endif /* E4_H */

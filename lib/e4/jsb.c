@@ -125,6 +125,10 @@ errcode_t e4_jsb_validate(const void *buf, unsigned int fs_blocksize,
 	/* journal_check_superblock(): "journal file too short" */
 	if (s.maxlen > real_len)
 		return E4_ERR_JSB_MAXLEN;
+	/* ... and, with the fast-commit area, "journal file too short" */
+	if (s.maxlen < JBD2_MIN_JOURNAL_BLOCKS ||
+	    s.maxlen - JBD2_MIN_JOURNAL_BLOCKS < e4_jsb_fc_blocks(buf))
+		return E4_ERR_JSB_TOO_SHORT;
 	/* ... and "invalid start of journal" */
 	if (s.first == 0 || s.first >= s.maxlen)
 		return E4_ERR_JSB_FIRST;

@@ -83,6 +83,18 @@ static void test_validate_errors(void **state)
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024), E4_ERR_JSB_CSUM);
 	assert_false(e4_jsb_csum_ok(b));
 
+	/* journal_check_superblock(): s_maxlen >= 1024 + fast-commit area */
+	make_jsb(b, 0);
+	e4_put_be32(b + JSB_MAXLEN, 1000);
+	assert_int_equal(e4_jsb_validate(b, 4096, 1024),
+			 E4_ERR_JSB_TOO_SHORT);
+	make_jsb(b, JBD2_FEATURE_INCOMPAT_FAST_COMMIT);
+	e4_put_be32(b + JSB_NUM_FC_BLKS, 16);
+	assert_int_equal(e4_jsb_validate(b, 4096, 1024),
+			 E4_ERR_JSB_TOO_SHORT);
+	e4_put_be32(b + JSB_MAXLEN, 1040);
+	assert_int_equal(e4_jsb_validate(b, 4096, 1040), 0);
+
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_CSUM_V3);
 	b[0] = 0;
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024), E4_ERR_JSB_MAGIC);

@@ -1,0 +1,775 @@
+/*
+ * scan.c --- the kernel's PASS_SCAN over the jbd2 log: find the
+ * transactions, their tags, revoke records and commit blocks, and where
+ * and why the log ends.
+ *
+ * Source: fs/jbd2/recovery.c do_one_pass(), count_tags(),
+ * scan_revoke_records(), the *_csum_verify() helpers (Linux 6.x);
+ * include/linux/jbd2.h journal_tag_bytes(); journal.rst.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e4.h"
+
+#define CHUNK_BYTES	(8U << 20)	/* largest sequential journal read */
+#define FIRST_CHUNK	(64U << 10)	/* first read; doubles up to CHUNK */
+
+/* A window of the journal read in one go, in jblocks [start, start+n). */
+struct lreader {
+	e4_journal_t	j;
+	unsigned char	*buf;
+	blk64_t		cap;		/* jblocks the buffer holds */
+	blk64_t		want;		/* jblocks for the next read */
+	blk64_t		start, n;
+	blk64_t		log_end;
+	uint64_t	nreads;
+};
+
+/*
+ * The jblock @jblk, from the window or from a new read starting there and
+ * running, without wrapping, to the log end (or the journal end past it).
+ */
+static errcode_t lr_get(struct lreader *r, blk64_t jblk,
+			const unsigned char **p)
+{
+	e4_journal_t j = r->j;
+	blk64_t end, count;
+	errcode_t retval;
+
+	if (jblk >= r->start && jblk < r->start + r->n) {
+		*p = r->buf + (jblk - r->start) * j->blocksize;
+		return 0;
+	}
+	end = jblk < r->log_end ? r->log_end : j->real_len;
+	if (jblk >= end)
+		return EXT2_ET_BAD_BLOCK_NUM;
+	count = end - jblk;
+	if (count > r->want)
+		count = r->want;
+	r->n = 0;
+	retval = e4_journal_read(j, jblk, count, r->buf);
+	r->nreads++;
+	if (retval && count > 1) {
+		/* Find out whether this very block is unreadable. */
+		count = 1;
+		retval = e4_journal_read(j, jblk, 1, r->buf);
+		r->nreads++;
+	}
+	if (retval)
+		return retval;
+	if (r->want * 2 <= r->cap)
+		r->want *= 2;
+	r->start = jblk;
+	r->n = count;
+	*p = r->buf;
+	return 0;
+}
+
+unsigned int e4_journal_tag_bytes(uint32_t incompat)
+{
+	unsigned int sz = 12;
+
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+		return TAG3_SIZE;
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+		sz += 2;
+	if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
+		return sz;
+	return sz - 4;
+}
+
+static int has_v2v3(uint32_t incompat)
+{
+	return !!(incompat & (JBD2_FEATURE_INCOMPAT_CSUM_V2 |
+			      JBD2_FEATURE_INCOMPAT_CSUM_V3));
+}
+
+size_t e4_jdesc_parse(const void *blk, unsigned int blocksize,
+		      uint32_t incompat, struct e4_jtag *tags, size_t max)
+{
+	const uint8_t *b = blk;
+	unsigned int tag_bytes = e4_journal_tag_bytes(incompat);
+	size_t size = blocksize, off = JBD2_HEADER_SIZE, nr = 0;
+	uint16_t flags;
+
+	if (has_v2v3(incompat))
+		size -= JBD2_TAIL_SIZE;
+	while (off + tag_bytes <= size) {
+		const uint8_t *t = b + off;
+
+		flags = e4_be16(t + TAG_FLAGS);
+		if (nr < max) {
+			struct e4_jtag *g = &tags[nr];
+
+			memset(g, 0, sizeof(*g));
+			g->fsblk = e4_be32(t + TAG_BLOCKNR);
+			if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
+				g->fsblk |= (blk64_t)e4_be32(t +
+					TAG_BLOCKNR_HIGH) << 32;
+			g->flags = flags;
+			if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+				g->csum = e4_be32(t + TAG3_CHECKSUM);
+			else if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+				g->csum = e4_be16(t + TAG_CHECKSUM);
+			g->csum_ok = -1;
+		}
+		nr++;
+		off += tag_bytes;
+		if (!(flags & JBD2_FLAG_SAME_UUID))
+			off += JBD2_UUID_SIZE;
+		if (flags & JBD2_FLAG_LAST_TAG)
+			break;
+	}
+	return nr;
+}
+
+errcode_t e4_jrevoke_parse(const void *blk, unsigned int blocksize,
+			   uint32_t incompat, blk64_t *out, size_t max,
+			   size_t *n)
+{
+	const uint8_t *b = blk;
+	uint32_t rcount = e4_be32(b + REVOKE_COUNT);
+	unsigned int csum_size = has_v2v3(incompat) ? JBD2_TAIL_SIZE : 0;
+	unsigned int rec = (incompat & JBD2_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
+	size_t off = REVOKE_HEADER_SIZE, nr = 0;
+
+	*n = 0;
+	if (rcount > blocksize - csum_size)
+		return E4_ERR_JOURNAL_CORRUPT;
+	while (off + rec <= rcount) {
+		if (nr < max)
+			out[nr] = rec == 8 ? e4_be64(b + off) : e4_be32(b + off);
+		nr++;
+		off += rec;
+	}
+	*n = nr;
+	return 0;
+}
+
+/* ---- the scan ---------------------------------------------------------- */
+
+struct scanner {
+	e4_journal_t	j;
+	struct e4_jscan	*s;
+	struct lreader	r;
+	uint32_t	incompat, compat;
+	uint32_t	seed;		/* crc32c(~0, uuid) */
+	size_t		trans_alloc, ev_alloc;
+	size_t		tag_alloc, rev_alloc;	/* of the current trans */
+	unsigned char	*zero;		/* a zeroed block */
+	unsigned char	*tmp;		/* a scratch block */
+	struct e4_jtag	*dtags;		/* tags of one descriptor */
+	blk64_t		*drevs;
+	size_t		dmax;
+};
+
+static blk64_t wrap(const struct e4_jscan *s, blk64_t v)
+{
+	if (v >= s->log_end)
+		v -= s->log_end - s->log_first;
+	return v;
+}
+
+static errcode_t add_event(struct scanner *sc, uint32_t tid, blk64_t jblk,
+			   int kind, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static errcode_t add_event(struct scanner *sc, uint32_t tid, blk64_t jblk,
+			   int kind, const char *fmt, ...)
+{
+	struct e4_jscan *s = sc->s;
+	struct e4_scan_event *e;
+	errcode_t retval;
+	va_list ap;
+
+	if (s->nevents == sc->ev_alloc) {
+		size_t n = sc->ev_alloc ? sc->ev_alloc * 2 : 8;
+
+		retval = ext2fs_resize_mem(sc->ev_alloc * sizeof(*e),
+					   n * sizeof(*e), &s->events);
+		if (retval)
+			return retval;
+		sc->ev_alloc = n;
+	}
+	e = &s->events[s->nevents++];
+	e->tid = tid;
+	e->jblk = jblk;
+	e->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* The transaction entry for @tid: the last one, or a new one at @jblk. */
+static errcode_t cur_trans(struct scanner *sc, uint32_t tid, blk64_t jblk,
+			   struct e4_jtrans **ret)
+{
+	struct e4_jscan *s = sc->s;
+	struct e4_jtrans *t;
+	errcode_t retval;
+
+	if (s->ntrans && s->trans[s->ntrans - 1].tid == tid) {
+		*ret = &s->trans[s->ntrans - 1];
+		return 0;
+	}
+	if (s->ntrans == sc->trans_alloc) {
+		size_t n = sc->trans_alloc ? sc->trans_alloc * 2 : 16;
+
+		retval = ext2fs_resize_mem(sc->trans_alloc * sizeof(*t),
+					   n * sizeof(*t), &s->trans);
+		if (retval)
+			return retval;
+		sc->trans_alloc = n;
+	}
+	t = &s->trans[s->ntrans++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->first_jblk = jblk;
+	t->commit_csum_ok = -1;
+	sc->tag_alloc = sc->rev_alloc = 0;
+	*ret = t;
+	return 0;
+}
+
+static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc ? *alloc : 16;
+	errcode_t retval;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
+	if (!retval)
+		*alloc = n;
+	return retval;
+}
+
+/* crc32c(seed, block with the 4 bytes at @off taken as zero). */
+static uint32_t csum_zeroed(const struct scanner *sc, const uint8_t *b,
+			    unsigned int off)
+{
+	static const uint8_t z[4];
+	unsigned int bs = sc->j->blocksize;
+	uint32_t c;
+
+	c = e4_crc32c(sc->seed, b, off);
+	c = e4_crc32c(c, z, 4);
+	return e4_crc32c(c, b + off + 4, bs - off - 4);
+}
+
+/* jbd2_descriptor_block_csum_verify(): the tail of a descriptor/revoke. */
+static int tail_csum_ok(const struct scanner *sc, const uint8_t *b)
+{
+	unsigned int off = sc->j->blocksize - JBD2_TAIL_SIZE;
+
+	if (!has_v2v3(sc->incompat))
+		return 1;
+	return e4_be32(b + off) == csum_zeroed(sc, b, off);
+}
+
+/*
+ * jbd2_commit_block_csum_verify() and ..._partial(): 1 full match, 2 match
+ * over the 60-byte commit header only (the rest taken as zero), 0 none.
+ */
+static int commit_csum_check(const struct scanner *sc, const uint8_t *b)
+{
+	unsigned int bs = sc->j->blocksize;
+	uint32_t c;
+
+	if (!has_v2v3(sc->incompat))
+		return 1;
+	if (e4_be32(b + COMMIT_CHKSUM) == csum_zeroed(sc, b, COMMIT_CHKSUM))
+		return 1;
+	memcpy(sc->tmp, b, COMMIT_HEADER_SIZE);
+	memset(sc->tmp + COMMIT_HEADER_SIZE, 0, bs - COMMIT_HEADER_SIZE);
+	c = csum_zeroed(sc, sc->tmp, COMMIT_CHKSUM);
+	return e4_be32(b + COMMIT_CHKSUM) == c ? 2 : 0;
+}
+
+/* jbd2_block_tag_csum_verify() on the logged (escaped) copy @data. */
+static int tag_csum_ok(const struct scanner *sc, const struct e4_jtag *g,
+		       const uint8_t *data, uint32_t tid)
+{
+	uint8_t seq[4];
+	uint32_t c;
+
+	e4_put_be32(seq, tid);
+	c = e4_crc32c(sc->seed, seq, 4);
+	c = e4_crc32c(c, data, sc->j->blocksize);
+	if (sc->incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+		return g->csum == c;
+	return g->csum == (c & 0xffff);
+}
+
+static void stop_at(struct e4_jscan *s, enum e4_scan_stop why, blk64_t jblk)
+{
+	s->stop = why;
+	s->stop_jblk = jblk;
+}
+
+/* The fast-commit area: blocks [log_end + 1, maxlen) (kernel j_fc_first
+ * .. j_fc_last).  Counts blocks starting with a known TLV tag and reads
+ * the HEAD tag's tid (ext4_fc_replay_scan(), fs/ext4/fast_commit.c). */
+static void scan_fc(struct scanner *sc)
+{
+	struct e4_jscan *s = sc->s;
+	e4_journal_t j = sc->j;
+	blk64_t b, maxlen = j->jsb.maxlen;
+	const unsigned char *p;
+	uint16_t tag, len;
+
+	if (!(sc->incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT))
+		return;
+	for (b = s->log_end + 1; b < maxlen && b < j->real_len; b++) {
+		if (lr_get(&sc->r, b, &p))
+			break;
+		tag = e4_le16(p);
+		len = e4_le16(p + 2);
+		if (tag < EXT4_FC_TAG_ADD_RANGE || tag > EXT4_FC_TAG_HEAD ||
+		    len > j->blocksize - EXT4_FC_TL_SIZE)
+			continue;
+		s->fc_blocks_used++;
+		if (b == s->log_end + 1 && tag == EXT4_FC_TAG_HEAD &&
+		    len >= 8) {
+			s->fc_head_tid = e4_le32(p + EXT4_FC_TL_SIZE + 4);
+			s->fc_live = s->fc_head_tid == s->end_tid;
+		}
+	}
+}
+
+static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
+{
+	struct e4_jscan *s = sc->s;
+	e4_journal_t j = sc->j;
+	unsigned int bs = j->blocksize;
+	blk64_t next = s->start_jblk, pos, walked = 0;
+	uint32_t tid = s->start_tid, crc32_sum = ~0U, found;
+	uint64_t commit_time, last_time = 0;
+	int need_check = 0, end_set = 0, v1, async, ok;
+	const unsigned char *b, *d;
+	struct e4_jtrans *t;
+	errcode_t retval;
+	size_t i, n;
+
+	v1 = !!(sc->compat & JBD2_FEATURE_COMPAT_CHECKSUM);
+	async = !!(sc->incompat & JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT);
+
+	for (;;) {
+		if (next >= j->jsb.maxlen) {
+			s->fail = E4_ERR_JOURNAL_CORRUPT;
+			stop_at(s, E4_SCAN_IO_ERROR, next);
+			return add_event(sc, tid, next, E4_SCAN_IO_ERROR,
+				"jblock %llu past s_maxlen: recovery fails "
+				"(recovery.c jread: EFSCORRUPTED)",
+				(unsigned long long)next);
+		}
+		retval = lr_get(&sc->r, next, &b);
+		if (retval) {
+			s->fail = retval;
+			stop_at(s, E4_SCAN_IO_ERROR, next);
+			return add_event(sc, tid, next, E4_SCAN_IO_ERROR,
+				"jblock %llu unreadable: recovery fails "
+				"(recovery.c jread)",
+				(unsigned long long)next);
+		}
+		pos = next;
+		next = wrap(s, next + 1);
+		if (e4_be32(b + JBD2_H_MAGIC) != JBD2_MAGIC) {
+			stop_at(s, E4_SCAN_NO_MAGIC, pos);
+			break;
+		}
+		if (e4_be32(b + JBD2_H_SEQUENCE) != tid) {
+			stop_at(s, E4_SCAN_SEQUENCE, pos);
+			break;
+		}
+		switch (e4_be32(b + JBD2_H_BLOCKTYPE)) {
+		case JBD2_DESCRIPTOR_BLOCK:
+			walked++;
+			retval = cur_trans(sc, tid, pos, &t);
+			if (retval)
+				return retval;
+			t->ndescriptors++;
+			t->last_jblk = pos;
+			t->nblocks++;
+			if (!tail_csum_ok(sc, b)) {
+				need_check = 1;
+				t->bad_block_csum = 1;
+				retval = add_event(sc, tid, pos,
+					E4_SCAN_DESC_CSUM,
+					"descriptor block %llu fails its tail "
+					"checksum: the next commit decides "
+					"(need_check_commit_time)",
+					(unsigned long long)pos);
+				if (retval)
+					return retval;
+			}
+			n = e4_jdesc_parse(b, bs, sc->incompat, sc->dtags,
+					   sc->dmax);
+			if (n > sc->dmax)	/* cannot happen: dmax = bs */
+				n = sc->dmax;
+			retval = grow(&t->tags, &sc->tag_alloc, t->ntags + n,
+				      sizeof(*t->tags));
+			if (retval)
+				return retval;
+			if (v1 && !end_set)
+				crc32_sum = ext2fs_crc32_be(crc32_sum, b, bs);
+			/* b may move when the window is refilled. */
+			for (i = 0; i < n; i++) {
+				struct e4_jtag *g = &t->tags[t->ntags++];
+
+				*g = sc->dtags[i];
+				g->jblk = next;
+				next = wrap(s, next + 1);
+				t->last_jblk = g->jblk;
+				t->nblocks++;
+				walked++;
+				if (!(v1 && !end_set) && !has_v2v3(sc->incompat))
+					continue;
+				retval = lr_get(&sc->r, g->jblk, &d);
+				if (retval && v1 && !end_set) {
+					/* calc_chksums(): io error ends the
+					 * scan quietly. */
+					stop_at(s, E4_SCAN_IO_ERROR, g->jblk);
+					goto done;
+				}
+				if (retval) {
+					g->csum_ok = 0;
+					continue;
+				}
+				if (v1 && !end_set)
+					crc32_sum = ext2fs_crc32_be(crc32_sum,
+								    d, bs);
+				if (has_v2v3(sc->incompat))
+					g->csum_ok = tag_csum_ok(sc, g, d,
+								 tid);
+			}
+			continue;
+
+		case JBD2_COMMIT_BLOCK:
+			walked++;
+			retval = cur_trans(sc, tid, pos, &t);
+			if (retval)
+				return retval;
+			t->last_jblk = pos;
+			t->nblocks++;
+			t->has_commit = 1;
+			commit_time = e4_be64(b + COMMIT_SEC);
+			t->commit_sec = commit_time;
+			t->commit_nsec = e4_be32(b + COMMIT_NSEC);
+			t->commit_csum_type = b[COMMIT_CHKSUM_TYPE];
+			t->commit_csum_size = b[COMMIT_CHKSUM_SIZE];
+			t->commit_csum = found = e4_be32(b + COMMIT_CHKSUM);
+			if (need_check) {
+				if (commit_time >= last_time) {
+					s->fail = E4_ERR_JOURNAL_CHECKSUM;
+					stop_at(s, E4_SCAN_DESC_CSUM, pos);
+					return add_event(sc, tid, pos,
+						E4_SCAN_DESC_CSUM,
+						"tid %u: a block failed its "
+						"checksum and the commit time "
+						"did not go back: recovery "
+						"fails (EFSBADCRC)", tid);
+				}
+				stop_at(s, E4_SCAN_STALE, pos);
+				retval = add_event(sc, tid, pos, E4_SCAN_STALE,
+					"tid %u: bad block checksum and older "
+					"commit time: stale log from lazy "
+					"journal init, end of log", tid);
+				if (retval)
+					return retval;
+				goto done;
+			}
+			if (v1) {
+				if (end_set) {
+					s->has_failed_commit = 1;
+					s->failed_commit = s->end_tid;
+					s->corrupt = 1;
+					stop_at(s, E4_SCAN_COMMIT_CSUM, pos);
+					retval = add_event(sc, tid, pos,
+						E4_SCAN_COMMIT_CSUM,
+						"commit of tid %u after the "
+						"failed async commit of tid "
+						"%u: journal corrupt "
+						"(j_failed_commit)", tid,
+						s->end_tid);
+					if (retval)
+						return retval;
+					break;
+				}
+				ok = (crc32_sum == found &&
+				      t->commit_csum_type ==
+						JBD2_CRC32_CHKSUM &&
+				      t->commit_csum_size ==
+						JBD2_CRC32_CHKSUM_SIZE) ||
+				     (t->commit_csum_type == 0 &&
+				      t->commit_csum_size == 0 && found == 0);
+				t->commit_csum_ok = ok;
+				if (ok) {
+					crc32_sum = ~0U;
+					goto chksum_ok;
+				}
+				goto chksum_error;
+			}
+			ok = commit_csum_check(sc, b);
+			if (has_v2v3(sc->incompat))
+				t->commit_csum_ok = !!ok;
+			if (ok == 2) {
+				t->commit_partial = 1;
+				retval = add_event(sc, tid, pos, 0,
+					"tid %u: commit block checksum "
+					"matches its header only (incomplete "
+					"commit block, accepted)", tid);
+				if (retval)
+					return retval;
+			}
+			if (ok)
+				goto chksum_ok;
+chksum_error:
+			if (commit_time < last_time) {
+				stop_at(s, E4_SCAN_STALE, pos);
+				retval = add_event(sc, tid, pos, E4_SCAN_STALE,
+					"tid %u: commit checksum fails and "
+					"the commit time went back: stale "
+					"block, end of log", tid);
+				if (retval)
+					return retval;
+				goto done;
+			}
+			s->end_tid = tid;
+			end_set = 1;
+			s->corrupt = 1;
+			if (!async) {
+				s->has_failed_commit = 1;
+				s->failed_commit = tid;
+				stop_at(s, E4_SCAN_COMMIT_CSUM, pos);
+				retval = add_event(sc, tid, pos,
+					E4_SCAN_COMMIT_CSUM,
+					"tid %u: commit block checksum "
+					"fails: not replayed, journal "
+					"corrupt (j_failed_commit)", tid);
+				if (retval)
+					return retval;
+				break;
+			}
+			retval = add_event(sc, tid, pos, E4_SCAN_COMMIT_CSUM,
+				"tid %u: commit block checksum fails with "
+				"async_commit: log ends before it, scan goes "
+				"on", tid);
+			if (retval)
+				return retval;
+chksum_ok:
+			last_time = commit_time;
+			tid++;
+			if ((flags & E4_SCANF_UPTO) && !end_set &&
+			    tid - 1 == upto) {
+				stop_at(s, E4_SCAN_UPTO, next);
+				goto done;
+			}
+			continue;
+
+		case JBD2_REVOKE_BLOCK:
+			walked++;
+			retval = cur_trans(sc, tid, pos, &t);
+			if (retval)
+				return retval;
+			t->nrevoke_blocks++;
+			t->last_jblk = pos;
+			t->nblocks++;
+			if (!tail_csum_ok(sc, b)) {
+				need_check = 1;
+				t->bad_block_csum = 1;
+				retval = add_event(sc, tid, pos,
+					E4_SCAN_DESC_CSUM,
+					"revoke block %llu fails its tail "
+					"checksum: the next commit decides "
+					"(need_check_commit_time)",
+					(unsigned long long)pos);
+				if (retval)
+					return retval;
+			}
+			retval = e4_jrevoke_parse(b, bs, sc->incompat,
+						  sc->drevs, sc->dmax, &n);
+			if (retval) {
+				s->fail = retval;
+				stop_at(s, E4_SCAN_BAD_REVOKE, pos);
+				return add_event(sc, tid, pos,
+					E4_SCAN_BAD_REVOKE,
+					"revoke block %llu: r_count %u "
+					"exceeds the block: recovery fails "
+					"(scan_revoke_records: EINVAL)",
+					(unsigned long long)pos,
+					e4_be32(b + REVOKE_COUNT));
+			}
+			retval = grow(&t->revokes, &sc->rev_alloc,
+				      t->nrevokes + n, sizeof(*t->revokes));
+			if (retval)
+				return retval;
+			memcpy(t->revokes + t->nrevokes, sc->drevs,
+			       n * sizeof(*sc->drevs));
+			t->nrevokes += n;
+			t->nrevoke_records += n;
+			continue;
+
+		default:
+			stop_at(s, E4_SCAN_BLOCKTYPE, pos);
+			goto done;
+		}
+		break;
+	}
+done:
+	if (!end_set)
+		s->end_tid = tid;
+	s->log_blocks = walked;
+	return 0;
+}
+
+static void finish(struct e4_jscan *s)
+{
+	size_t i, k;
+
+	s->ncommitted = 0;
+	for (i = 0; i < s->ntrans; i++) {
+		struct e4_jtrans *t = &s->trans[i];
+
+		t->committed = !s->fail && t->has_commit &&
+			e4_tid_gt(s->end_tid, t->tid);
+		if (!t->committed)
+			continue;
+		s->ncommitted = i + 1;
+		for (k = 0; k < t->ntags; k++)
+			if (t->tags[k].csum_ok == 0)
+				s->nbad_tag_csum++;
+	}
+	if (s->nbad_tag_csum)
+		s->corrupt = 1;
+	if (s->fail)
+		s->corrupt = 1;
+}
+
+errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
+			  struct e4_jscan **ret)
+{
+	struct scanner sc;
+	struct e4_jscan *s;
+	errcode_t retval;
+	unsigned int bs = j->blocksize;
+
+	*ret = NULL;
+	memset(&sc, 0, sizeof(sc));
+	retval = ext2fs_get_memzero(sizeof(*s), &s);
+	if (retval)
+		return retval;
+	sc.j = j;
+	sc.s = s;
+	sc.incompat = j->jsb.feature_incompat;
+	sc.compat = j->jsb.feature_compat;
+	sc.seed = e4_crc32c(~0U, j->jsb.uuid, 16);
+	s->start_tid = j->jsb.sequence;
+	s->start_jblk = j->jsb.start;
+	s->log_first = j->jsb.first;
+	s->log_end = e4_jsb_log_end(j->sb);
+	s->end_tid = s->start_tid;
+	s->tag_bytes = e4_journal_tag_bytes(sc.incompat);
+	s->upto_set = !!(flags & E4_SCANF_UPTO);
+	s->upto = upto;
+	if (sc.incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+		s->csum_version = 3;
+	else if (sc.incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+		s->csum_version = 2;
+	else if (sc.compat & JBD2_FEATURE_COMPAT_CHECKSUM)
+		s->csum_version = 1;
+
+	sc.dmax = bs;	/* more tags or records than bytes is impossible */
+	sc.r.j = j;
+	sc.r.cap = CHUNK_BYTES / bs;
+	sc.r.want = FIRST_CHUNK / bs ? FIRST_CHUNK / bs : 1;
+	sc.r.log_end = s->log_end;
+	retval = ext2fs_get_mem(sc.r.cap * bs, &sc.r.buf);
+	if (!retval)
+		retval = ext2fs_get_mem(bs, &sc.tmp);
+	if (!retval)
+		retval = ext2fs_get_array(sc.dmax, sizeof(*sc.dtags),
+					  &sc.dtags);
+	if (!retval)
+		retval = ext2fs_get_array(sc.dmax, sizeof(*sc.drevs),
+					  &sc.drevs);
+	if (retval)
+		goto out;
+
+	if (!j->jsb.start) {
+		s->stop = E4_SCAN_EMPTY;
+	} else {
+		retval = do_scan(&sc, flags, upto);
+		if (retval)
+			goto out;
+	}
+	finish(s);
+	scan_fc(&sc);
+out:
+	ext2fs_free_mem(&sc.r.buf);
+	ext2fs_free_mem(&sc.tmp);
+	ext2fs_free_mem(&sc.dtags);
+	ext2fs_free_mem(&sc.drevs);
+	if (retval) {
+		e4_jscan_free(s);
+		return retval;
+	}
+	*ret = s;
+	return 0;
+}
+
+void e4_jscan_free(struct e4_jscan *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->ntrans; i++) {
+		ext2fs_free_mem(&s->trans[i].tags);
+		ext2fs_free_mem(&s->trans[i].revokes);
+	}
+	ext2fs_free_mem(&s->trans);
+	ext2fs_free_mem(&s->events);
+	ext2fs_free_mem(&s);
+}
+
+const char *e4_scan_stop_name(enum e4_scan_stop stop)
+{
+	switch (stop) {
+	case E4_SCAN_EMPTY:		return "empty";
+	case E4_SCAN_NO_MAGIC:		return "no-magic";
+	case E4_SCAN_SEQUENCE:		return "sequence";
+	case E4_SCAN_BLOCKTYPE:		return "blocktype";
+	case E4_SCAN_COMMIT_CSUM:	return "commit-csum";
+	case E4_SCAN_DESC_CSUM:		return "block-csum";
+	case E4_SCAN_STALE:		return "stale";
+	case E4_SCAN_UPTO:		return "upto";
+	case E4_SCAN_IO_ERROR:		return "io-error";
+	case E4_SCAN_BAD_REVOKE:	return "bad-revoke";
+	}
+	return "unknown";
+}
+
+const char *e4_tag_fate_name(int fate)
+{
+	switch (fate) {
+	case E4_TAG_UNPLANNED:		return "unplanned";
+	case E4_TAG_REPLAY:		return "replay";
+	case E4_TAG_SUPERSEDED:		return "superseded";
+	case E4_TAG_REVOKED:		return "revoked";
+	case E4_TAG_BAD_CSUM:		return "bad-csum";
+	case E4_TAG_BAD_BLOCK:		return "bad-block";
+	case E4_TAG_UNCOMMITTED:	return "uncommitted";
+	}
+	return "unknown";
+}

@@ -1,0 +1,287 @@
+/*
+ * e4replay.c --- e4tools' journal replayer: scan the jbd2 log of an ext4
+ * image as the kernel does, list its transactions, and replay it in place
+ * or into a copy (see e4replay(8)).  Options and flow only; the work is
+ * done by libe4 (scan.c, revoke.c, replay.c), the output by replay_out.c.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "e4replay.h"
+
+static const char *prog = "e4replay";
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"Usage: %s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
+		"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
+		"\t[--ignore-fast-commit] IMAGE\n", prog);
+	exit(E4R_EXIT_USAGE);
+}
+
+/*
+ * Copy @src to @dst (created or truncated), skipping holes: only the data
+ * extents SEEK_DATA/SEEK_HOLE report are written, so a sparse image stays
+ * sparse.  Returns 0 or an errno.
+ */
+static int sparse_copy(const char *src, const char *dst)
+{
+	static char buf[1 << 20];
+	int in, out, err = 0;
+	off_t size, data, hole, off;
+	struct stat st;
+	ssize_t n;
+
+	in = open(src, O_RDONLY);
+	if (in < 0)
+		return errno;
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err = errno ? errno : EINVAL;
+		close(in);
+		return err;
+	}
+	size = st.st_size;
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (out < 0) {
+		err = errno;
+		close(in);
+		return err;
+	}
+	for (off = 0; off < size && !err; off = hole) {
+		data = lseek(in, off, SEEK_DATA);
+		if (data < 0) {
+			if (errno != ENXIO)
+				err = errno;
+			break;
+		}
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0) {
+			err = errno;
+			break;
+		}
+		for (off = data; off < hole; off += n) {
+			size_t want = hole - off < (off_t)sizeof(buf) ?
+				(size_t)(hole - off) : sizeof(buf);
+
+			n = pread(in, buf, want, off);
+			if (n <= 0) {
+				err = n < 0 ? errno : EIO;
+				break;
+			}
+			if (pwrite(out, buf, n, off) != n) {
+				err = errno ? errno : EIO;
+				break;
+			}
+		}
+	}
+	if (!err && ftruncate(out, size) < 0)
+		err = errno;
+	if (!err && fsync(out) < 0)
+		err = errno;
+	if (close(out) < 0 && !err)
+		err = errno;
+	close(in);
+	return err;
+}
+
+/*
+ * Test hook: with E4REPLAY_FAIL_WRITE_AT=K in the environment, the fs is
+ * opened through libe4's fault-injecting io_manager, which fails the K-th
+ * write and every later one: a replay interrupted after K-1 writes
+ * (tests/r_interrupt).  Returns 1 if the hook is active.
+ */
+static int open_fault(const char *dev, struct e4_fault *f, ext2_filsys *fs,
+		      errcode_t *retval)
+{
+	const char *k = getenv("E4REPLAY_FAIL_WRITE_AT");
+
+	if (!k || !*k)
+		return 0;
+	e4_fault_init(f, unix_io_manager, dev);
+	f->fail_write_at = strtoull(k, NULL, 0);
+	*retval = ext2fs_open2(f->name, NULL, EXT2_FLAG_64BITS |
+			       EXT2_FLAG_SKIP_MMP | EXT2_FLAG_RW |
+			       EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
+			       e4_fault_io_manager, fs);
+	if (*retval)
+		com_err(prog, *retval, "while trying to open %s", dev);
+	return 1;
+}
+
+static int parse_tid(const char *s, uint32_t *tid)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!*s || *end || errno || v > 0xffffffffULL)
+		return -1;
+	*tid = (uint32_t)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "upto", required_argument, NULL, 'U' },
+		{ "journal-output", required_argument, NULL, 'O' },
+		{ "ignore-fast-commit", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct e4r_opts o;
+	struct e4r_run run;
+	struct e4_fault fault;
+	ext2_filsys fs = NULL;
+	e4_journal_t j = NULL;
+	errcode_t retval;
+	int c, rc = 0, created = 0, open_flags;
+
+	memset(&o, 0, sizeof(o));
+	memset(&run, 0, sizeof(run));
+	add_error_table(&et_e4_error_table);
+	add_error_table(&et_ext2_error_table);
+
+	while ((c = getopt_long(argc, argv, "nvo:z:j:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			o.dry_run = 1;
+			break;
+		case 'v':
+			o.verbose = 1;
+			break;
+		case 'J':
+			o.json = 1;
+			break;
+		case 'U':
+			if (parse_tid(optarg, &o.upto)) {
+				fprintf(stderr, "%s: invalid tid '%s'\n",
+					prog, optarg);
+				exit(E4R_EXIT_USAGE);
+			}
+			o.upto_set = 1;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'O':
+			o.journal_output = optarg;
+			break;
+		case 'z':
+			o.undo_file = optarg;
+			break;
+		case 'j':
+			o.journal_dev = optarg;
+			break;
+		case 'F':
+			o.ignore_fc = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc - 1)
+		usage();
+	o.device = argv[optind];
+	if (o.dry_run && (o.output || o.undo_file || o.journal_output)) {
+		fprintf(stderr, "%s: -n writes nothing: -o, -z and "
+			"--journal-output make no sense with it\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
+	if (o.journal_output && !(o.journal_dev && o.output)) {
+		fprintf(stderr, "%s: --journal-output goes with -j and -o\n",
+			prog);
+		exit(E4R_EXIT_USAGE);
+	}
+	if (o.journal_dev && o.output && !o.journal_output) {
+		fprintf(stderr, "%s: replay resets the external journal "
+			"too: -o needs --journal-output=FILE with -j\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
+	if (o.journal_dev && o.undo_file) {
+		fprintf(stderr, "%s: -z with an external journal is not "
+			"supported yet\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
+
+	o.target = o.device;
+	if (o.output) {
+		if (!strcmp(o.output, o.device)) {
+			fprintf(stderr, "%s: OUTPUT must differ from IMAGE\n",
+				prog);
+			exit(E4R_EXIT_USAGE);
+		}
+		retval = sparse_copy(o.device, o.output);
+		if (retval) {
+			com_err(prog, retval, "while copying %s to %s",
+				o.device, o.output);
+			unlink(o.output);
+			exit(E4R_EXIT_ERROR);
+		}
+		created = 1;
+		o.target = o.output;
+		if (o.journal_output) {
+			retval = sparse_copy(o.journal_dev, o.journal_output);
+			if (retval) {
+				com_err(prog, retval, "while copying %s to %s",
+					o.journal_dev, o.journal_output);
+				rc = E4R_EXIT_ERROR;
+				goto out;
+			}
+			o.journal_dev = o.journal_output;
+		}
+	}
+
+	open_flags = E4_OPEN_IGNORE_CSUM | (o.dry_run ? 0 : E4_OPEN_RW);
+	if (!o.dry_run && open_fault(o.target, &fault, &fs, &retval)) {
+		if (retval) {
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
+	} else if (e4_tool_open_fs(prog, o.target, open_flags, o.undo_file,
+				   &fs)) {
+		rc = E4R_EXIT_ERROR;
+		goto out;
+	}
+	retval = e4_journal_open(fs, o.journal_dev,
+				 o.dry_run ? 0 : E4_JOURNAL_RW, &j);
+	if (retval) {
+		com_err(prog, retval, "while opening the journal of %s",
+			o.target);
+		rc = E4R_EXIT_ERROR;
+		goto out;
+	}
+	rc = e4r_run(prog, &o, fs, j, &run);
+out:
+	if (j)
+		e4_journal_close(j);
+	if (fs) {
+		retval = ext2fs_close_free(&fs);
+		if (retval) {
+			com_err(prog, retval, "while closing %s", o.target);
+			rc |= E4R_EXIT_ERROR;
+		}
+	}
+	if (created && (rc & E4R_EXIT_ERROR)) {
+		unlink(o.output);
+		if (o.journal_output)
+			unlink(o.journal_output);
+	}
+	return rc;
+}

@@ -1,0 +1,50 @@
+/*
+ * e4replay.h --- the parts of e4replay (misc/e4replay.c options,
+ * misc/replay_run.c flow and output).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_MISC_E4REPLAY_H
+#define E4_MISC_E4REPLAY_H
+
+#include "e4.h"
+#include "util.h"
+
+/* Exit status, fsck style: the sum of these. */
+#define E4R_EXIT_REPLAYED	1	/* journal replayed (-n: would be) */
+#define E4R_EXIT_CORRUPT	4	/* journal corruption met, handled as
+					 * the kernel does */
+#define E4R_EXIT_ERROR		8	/* operational error, nothing done */
+#define E4R_EXIT_USAGE		16	/* usage error */
+
+struct e4r_opts {
+	const char	*device;	/* IMAGE */
+	const char	*target;	/* what is opened: IMAGE or OUTPUT */
+	const char	*output;	/* -o */
+	const char	*journal_output;	/* --journal-output */
+	const char	*undo_file;	/* -z */
+	const char	*journal_dev;	/* -j */
+	int		dry_run;	/* -n */
+	int		verbose;	/* -v */
+	int		json;		/* --json */
+	int		ignore_fc;	/* --ignore-fast-commit */
+	int		upto_set;	/* --upto */
+	uint32_t	upto;
+};
+
+struct e4r_run {
+	struct e4_jscan		*scan;
+	struct e4_replay_result	res;
+	int			needs_recovery;	/* before the run */
+	int			replayed;	/* superblocks were written */
+	const char		*refused;	/* why nothing was written */
+};
+
+/*
+ * e4r_run() - scan the journal @j of @fs, print what it holds, and replay
+ * it unless -n.  Returns the exit status (E4R_EXIT_* sum).
+ */
+int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
+	    e4_journal_t j, struct e4r_run *run);
+
+#endif

@@ -1,0 +1,303 @@
+/*
+ * replay_run.c --- e4replay's flow after the fs and journal are open:
+ * scan, refuse or replay, and print the result as text or JSON.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "e4replay.h"
+
+static const char *csum_name(const struct e4_jscan *s)
+{
+	switch (s->csum_version) {
+	case 1: return "v1 (crc32_be over the transaction)";
+	case 2: return "v2 (crc32c, 16-bit tags)";
+	case 3: return "v3 (crc32c)";
+	}
+	return "none";
+}
+
+static const char *ok_name(int ok)
+{
+	return ok < 0 ? "none" : ok ? "ok" : "BAD";
+}
+
+static void print_text(const struct e4r_opts *o, ext2_filsys fs,
+		       e4_journal_t j, const struct e4r_run *run)
+{
+	const struct e4_jscan *s = run->scan;
+	const struct e4_replay_result *r = &run->res;
+	size_t i, k;
+
+	(void)fs;
+	printf("%s: journal %s, %" PRIu32 " jblocks of %u bytes, log "
+	       "jblocks %llu-%llu\n", o->target,
+	       j->external ? j->dev_name : "inode",
+	       j->jsb.maxlen, j->blocksize,
+	       (unsigned long long)s->log_first,
+	       (unsigned long long)s->log_end - 1);
+	printf("checksum %s, tag size %u bytes, crc32c by %s\n",
+	       csum_name(s), s->tag_bytes, e4_crc32c_impl());
+	printf("log start jblock %llu, sequence %" PRIu32
+	       ", needs_recovery %s\n", (unsigned long long)s->start_jblk,
+	       s->start_tid, run->needs_recovery ? "yes" : "no");
+	for (i = 0; i < s->ntrans; i++) {
+		const struct e4_jtrans *t = &s->trans[i];
+
+		printf("tid %" PRIu32 ": jblocks %llu-%llu (%llu), %u "
+		       "descriptor, %u revoke blocks, %zu tags, %zu "
+		       "revokes, ", t->tid,
+		       (unsigned long long)t->first_jblk,
+		       (unsigned long long)t->last_jblk,
+		       (unsigned long long)t->nblocks, t->ndescriptors,
+		       t->nrevoke_blocks, t->ntags, t->nrevokes);
+		if (t->has_commit)
+			printf("commit %" PRIu64 ".%09" PRIu32
+			       ", checksum %s%s", t->commit_sec,
+			       t->commit_nsec, ok_name(t->commit_csum_ok),
+			       t->commit_partial ? " (header only)" : "");
+		else
+			printf("no commit block");
+		printf(", %s\n", t->committed ? "replay" : "NOT replayed");
+		if (!o->verbose)
+			continue;
+		for (k = 0; k < t->ntags; k++) {
+			const struct e4_jtag *g = &t->tags[k];
+
+			printf("  fsblk %llu <- jblk %llu%s%s, checksum %s: "
+			       "%s\n", (unsigned long long)g->fsblk,
+			       (unsigned long long)g->jblk,
+			       (g->flags & JBD2_FLAG_ESCAPE) ? " escaped" : "",
+			       (g->flags & JBD2_FLAG_DELETED) ?
+					" deleted" : "",
+			       ok_name(g->csum_ok),
+			       e4_tag_fate_name(g->fate));
+		}
+		for (k = 0; k < t->nrevokes; k++)
+			printf("  revoke fsblk %llu\n",
+			       (unsigned long long)t->revokes[k]);
+	}
+	for (i = 0; i < s->nevents; i++)
+		printf("note: jblock %llu: %s\n",
+		       (unsigned long long)s->events[i].jblk,
+		       s->events[i].msg);
+	printf("scan: stopped at jblock %llu (%s); %zu transactions to "
+	       "replay", (unsigned long long)s->stop_jblk,
+	       e4_scan_stop_name(s->stop), s->ncommitted);
+	if (s->ncommitted)
+		printf(" (tids %" PRIu32 "-%" PRIu32 ")", s->trans[0].tid,
+		       s->trans[s->ncommitted - 1].tid);
+	printf(", end tid %" PRIu32 "%s\n", s->end_tid,
+	       s->corrupt ? ", journal corrupt" : "");
+	if (s->fc_blocks_used || s->fc_live)
+		printf("fast commit: %" PRIu32 " blocks hold tags, %s\n",
+		       s->fc_blocks_used, s->fc_live ?
+		       "live (HEAD tid matches end tid)" : "stale");
+	if (run->refused) {
+		printf("not replayed: %s\n", run->refused);
+		return;
+	}
+	printf("replay%s: %" PRIu64 " fs blocks %s (%" PRIu64 " tags: %"
+	       PRIu64 " superseded, %" PRIu64 " revoked, %" PRIu64
+	       " bad checksum, %" PRIu64 " bad block); %" PRIu64
+	       " revoked blocks\n", o->dry_run ? " (dry run)" : "",
+	       r->nwritten, o->dry_run ? "to write" : "written", r->ntags,
+	       r->nsuperseded, r->nrevoked, r->nbad_csum, r->nbad_block,
+	       r->nrevoke_blocks);
+	if (run->replayed)
+		printf("journal: s_start 0, s_sequence %" PRIu32 "%s%s\n",
+		       r->new_sequence,
+		       r->fs_error ? "; fs marked with errors" : "",
+		       r->fs_not_valid ? "; fs marked not clean" : "");
+}
+
+static void print_json(const struct e4r_opts *o, e4_journal_t j,
+		       const struct e4r_run *run, int rc)
+{
+	const struct e4_jscan *s = run->scan;
+	const struct e4_replay_result *r = &run->res;
+	struct e4_json js;
+	size_t i, k;
+
+	e4_json_init(&js, stdout);
+	e4_json_obj_begin(&js, NULL);
+	e4_json_str(&js, "device", o->target);
+	e4_json_bool(&js, "dry_run", o->dry_run);
+	e4_json_obj_begin(&js, "journal");
+	e4_json_bool(&js, "external", j->external);
+	e4_json_u64(&js, "maxlen", j->jsb.maxlen);
+	e4_json_u64(&js, "blocksize", j->blocksize);
+	e4_json_u64(&js, "first", s->log_first);
+	e4_json_u64(&js, "log_end", s->log_end);
+	e4_json_u64(&js, "start", s->start_jblk);
+	e4_json_u64(&js, "sequence", s->start_tid);
+	e4_json_u64(&js, "csum_version", s->csum_version);
+	e4_json_u64(&js, "tag_bytes", s->tag_bytes);
+	e4_json_bool(&js, "needs_recovery", run->needs_recovery);
+	e4_json_obj_end(&js);
+	e4_json_arr_begin(&js, "transactions");
+	for (i = 0; i < s->ntrans; i++) {
+		const struct e4_jtrans *t = &s->trans[i];
+
+		e4_json_obj_begin(&js, NULL);
+		e4_json_u64(&js, "tid", t->tid);
+		e4_json_u64(&js, "first_jblk", t->first_jblk);
+		e4_json_u64(&js, "last_jblk", t->last_jblk);
+		e4_json_u64(&js, "nblocks", t->nblocks);
+		e4_json_u64(&js, "descriptors", t->ndescriptors);
+		e4_json_u64(&js, "revoke_blocks", t->nrevoke_blocks);
+		e4_json_u64(&js, "ntags", t->ntags);
+		e4_json_u64(&js, "nrevokes", t->nrevokes);
+		e4_json_bool(&js, "has_commit", t->has_commit);
+		e4_json_bool(&js, "committed", t->committed);
+		if (t->has_commit) {
+			e4_json_u64(&js, "commit_sec", t->commit_sec);
+			e4_json_u64(&js, "commit_nsec", t->commit_nsec);
+			e4_json_str(&js, "commit_csum",
+				    ok_name(t->commit_csum_ok));
+		}
+		if (o->verbose) {
+			e4_json_arr_begin(&js, "tags");
+			for (k = 0; k < t->ntags; k++) {
+				const struct e4_jtag *g = &t->tags[k];
+
+				e4_json_obj_begin(&js, NULL);
+				e4_json_u64(&js, "fsblk", g->fsblk);
+				e4_json_u64(&js, "jblk", g->jblk);
+				e4_json_u64(&js, "flags", g->flags);
+				e4_json_str(&js, "csum", ok_name(g->csum_ok));
+				e4_json_str(&js, "fate",
+					    e4_tag_fate_name(g->fate));
+				e4_json_obj_end(&js);
+			}
+			e4_json_arr_end(&js);
+			e4_json_arr_begin(&js, "revokes");
+			for (k = 0; k < t->nrevokes; k++)
+				e4_json_u64(&js, NULL, t->revokes[k]);
+			e4_json_arr_end(&js);
+		}
+		e4_json_obj_end(&js);
+	}
+	e4_json_arr_end(&js);
+	e4_json_obj_begin(&js, "scan");
+	e4_json_str(&js, "stop", e4_scan_stop_name(s->stop));
+	e4_json_u64(&js, "stop_jblk", s->stop_jblk);
+	e4_json_u64(&js, "end_tid", s->end_tid);
+	e4_json_u64(&js, "ncommitted", s->ncommitted);
+	e4_json_bool(&js, "corrupt", s->corrupt);
+	e4_json_str(&js, "fail", s->fail ? error_message(s->fail) : "");
+	if (s->has_failed_commit)
+		e4_json_u64(&js, "failed_commit", s->failed_commit);
+	e4_json_u64(&js, "fc_blocks_used", s->fc_blocks_used);
+	e4_json_bool(&js, "fc_live", s->fc_live);
+	e4_json_arr_begin(&js, "events");
+	for (i = 0; i < s->nevents; i++) {
+		e4_json_obj_begin(&js, NULL);
+		e4_json_u64(&js, "tid", s->events[i].tid);
+		e4_json_u64(&js, "jblk", s->events[i].jblk);
+		e4_json_str(&js, "kind",
+			    e4_scan_stop_name(s->events[i].kind));
+		e4_json_str(&js, "msg", s->events[i].msg);
+		e4_json_obj_end(&js);
+	}
+	e4_json_arr_end(&js);
+	e4_json_obj_end(&js);
+	e4_json_obj_begin(&js, "replay");
+	e4_json_str(&js, "refused", run->refused ? run->refused : "");
+	e4_json_u64(&js, "tags", r->ntags);
+	e4_json_u64(&js, "written", r->nwritten);
+	e4_json_u64(&js, "superseded", r->nsuperseded);
+	e4_json_u64(&js, "revoked", r->nrevoked);
+	e4_json_u64(&js, "bad_csum", r->nbad_csum);
+	e4_json_u64(&js, "bad_block", r->nbad_block);
+	e4_json_u64(&js, "revoked_blocks", r->nrevoke_blocks);
+	e4_json_u64(&js, "writes", r->nwrites);
+	e4_json_u64(&js, "reads", r->nreads);
+	e4_json_bool(&js, "superblocks_written", run->replayed);
+	e4_json_u64(&js, "new_sequence", r->new_sequence);
+	e4_json_bool(&js, "fs_error", r->fs_error);
+	e4_json_bool(&js, "fs_not_valid", r->fs_not_valid);
+	e4_json_obj_end(&js);
+	e4_json_i64(&js, "exit", rc);
+	e4_json_obj_end(&js);
+	e4_json_finish(&js);
+}
+
+int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
+	    e4_journal_t j, struct e4r_run *run)
+{
+	struct e4_jscan *s;
+	errcode_t retval;
+	int rc = 0;
+
+	run->needs_recovery = e4_tool_needs_recovery(fs);
+	retval = e4_journal_scan(j, o->upto_set ? E4_SCANF_UPTO : 0,
+				 o->upto, &run->scan);
+	if (retval) {
+		com_err(prog, retval, "while scanning the journal of %s",
+			o->target);
+		return E4R_EXIT_ERROR;
+	}
+	s = run->scan;
+	if (s->corrupt)
+		rc |= E4R_EXIT_CORRUPT;
+
+	if (s->fail) {
+		com_err(prog, s->fail, "in the journal of %s: the kernel's "
+			"recovery fails here; nothing replayed (run e2fsck)",
+			o->target);
+		run->refused = "the kernel would refuse this journal";
+		rc |= E4R_EXIT_ERROR;
+	} else if (o->upto_set && s->stop != E4_SCAN_UPTO) {
+		com_err(prog, E4_ERR_UPTO_NOT_FOUND, "tid %u in %s",
+			o->upto, o->target);
+		run->refused = "no committed transaction with the upto tid";
+		rc = E4R_EXIT_ERROR;
+	} else if (s->fc_live && !o->ignore_fc && !o->dry_run) {
+		com_err(prog, E4_ERR_FAST_COMMIT, "in %s: %u fast-commit "
+			"blocks hold tags (use --ignore-fast-commit to "
+			"replay the full commits only)", o->target,
+			s->fc_blocks_used);
+		run->refused = "live fast commits";
+		rc = E4R_EXIT_ERROR;
+	} else if (!s->start_jblk && !run->needs_recovery) {
+		/* Clean: nothing to do. */
+		retval = e4_journal_replay_plan(j, s, &run->res);
+	} else if (o->dry_run) {
+		retval = e4_journal_replay_plan(j, s, &run->res);
+		if (!retval)
+			rc |= E4R_EXIT_REPLAYED;
+		if (run->res.corrupt)
+			rc |= E4R_EXIT_CORRUPT;
+	} else {
+		retval = e4_journal_replay(j, s, &run->res);
+		if (!retval) {
+			run->replayed = 1;
+			rc |= E4R_EXIT_REPLAYED;
+		}
+		if (run->res.corrupt)
+			rc |= E4R_EXIT_CORRUPT;
+	}
+	if (retval) {
+		com_err(prog, retval, "while replaying the journal of %s",
+			o->target);
+		rc |= E4R_EXIT_ERROR;
+		if (!run->refused)
+			run->refused = "replay failed; the journal is intact, "
+				"run e4replay again";
+	}
+	if (o->json)
+		print_json(o, j, run, rc);
+	else
+		print_text(o, fs, j, run);
+	e4_jscan_free(run->scan);
+	run->scan = NULL;
+	return rc;
+}

@@ -1,0 +1,399 @@
+/*
+ * test_scan.c --- unit tests of scan.c and revoke.c on journals built
+ * here byte by byte: tag sizes (journal_tag_bytes()), descriptor tag
+ * walks, revoke records and r_count, the revoke rule, and whole scans of
+ * small in-memory logs (commit checksum with and without async_commit,
+ * wrap at the log end with a fast-commit area).
+ */
+#include "unit.h"
+
+#define BS	1024U
+#define NBLK	64U
+
+static const uint32_t V3 = JBD2_FEATURE_INCOMPAT_CSUM_V3;
+static const uint32_t V2 = JBD2_FEATURE_INCOMPAT_CSUM_V2;
+static const uint32_t B64 = JBD2_FEATURE_INCOMPAT_64BIT;
+
+static void test_tag_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(e4_journal_tag_bytes(0), 8);
+	assert_int_equal(e4_journal_tag_bytes(B64), 12);
+	assert_int_equal(e4_journal_tag_bytes(V2), 10);
+	assert_int_equal(e4_journal_tag_bytes(V2 | B64), 14);
+	assert_int_equal(e4_journal_tag_bytes(V3), 16);
+	assert_int_equal(e4_journal_tag_bytes(V3 | B64), 16);
+	assert_int_equal(e4_journal_tag_bytes(JBD2_FEATURE_INCOMPAT_REVOKE |
+					      JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT),
+			 8);
+}
+
+static void header(uint8_t *b, uint32_t type, uint32_t tid)
+{
+	memset(b, 0, BS);
+	e4_put_be32(b + JBD2_H_MAGIC, JBD2_MAGIC);
+	e4_put_be32(b + JBD2_H_BLOCKTYPE, type);
+	e4_put_be32(b + JBD2_H_SEQUENCE, tid);
+}
+
+/* Append a tag at *off: 64-bit block @blk, @flags, checksum @csum. */
+static void put_tag(uint8_t *b, size_t *off, uint32_t incompat,
+		    uint64_t blk, uint16_t flags, uint32_t csum)
+{
+	uint8_t *t = b + *off;
+
+	e4_put_be32(t + TAG_BLOCKNR, (uint32_t)blk);
+	if (incompat & V3) {
+		e4_put_be32(t + TAG3_FLAGS, flags);
+		e4_put_be32(t + TAG3_CHECKSUM, csum);
+	} else {
+		e4_put_be16(t + TAG_FLAGS, flags);
+		e4_put_be16(t + TAG_CHECKSUM, (uint16_t)csum);
+	}
+	if (incompat & B64)
+		e4_put_be32(t + TAG_BLOCKNR_HIGH, (uint32_t)(blk >> 32));
+	*off += e4_journal_tag_bytes(incompat);
+	if (!(flags & JBD2_FLAG_SAME_UUID)) {
+		memset(b + *off, 0xab, 16);
+		*off += 16;
+	}
+}
+
+static void test_desc_parse(void **state)
+{
+	uint8_t b[BS];
+	struct e4_jtag tags[200];
+	uint32_t feats[] = { 0, B64, V2, V2 | B64, V3, V3 | B64 };
+	size_t i, off, n, tb, want;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		uint32_t f = feats[i];
+
+		header(b, JBD2_DESCRIPTOR_BLOCK, 9);
+		off = JBD2_HEADER_SIZE;
+		put_tag(b, &off, f, 0x100000007ULL, 0, 0xdeadbeef);
+		put_tag(b, &off, f, 8, JBD2_FLAG_SAME_UUID |
+			JBD2_FLAG_ESCAPE, 0x12345678);
+		put_tag(b, &off, f, 9, JBD2_FLAG_SAME_UUID |
+			JBD2_FLAG_LAST_TAG, 1);
+		/* Garbage after LAST_TAG is not a tag. */
+		memset(b + off, 0x11, 20);
+		n = e4_jdesc_parse(b, BS, f, tags, 200);
+		assert_int_equal(n, 3);
+		assert_int_equal(tags[0].fsblk,
+				 (f & B64) ? 0x100000007ULL : 7);
+		assert_int_equal(tags[0].flags, 0);
+		assert_int_equal(tags[1].fsblk, 8);
+		assert_int_equal(tags[1].flags, JBD2_FLAG_SAME_UUID |
+				 JBD2_FLAG_ESCAPE);
+		assert_int_equal(tags[2].flags & JBD2_FLAG_LAST_TAG,
+				 JBD2_FLAG_LAST_TAG);
+		if (f & V3)
+			assert_int_equal(tags[1].csum, 0x12345678);
+		else if (f & V2)
+			assert_int_equal(tags[1].csum, 0x5678);
+		else
+			assert_int_equal(tags[1].csum, 0);
+
+		/* No LAST_TAG: the walk ends where the next tag would
+		 * cross the block end, less the tail with v2/v3. */
+		header(b, JBD2_DESCRIPTOR_BLOCK, 9);
+		tb = e4_journal_tag_bytes(f);
+		for (off = JBD2_HEADER_SIZE; off + tb <= BS; )
+			put_tag(b, &off, f, 5, JBD2_FLAG_SAME_UUID, 0);
+		want = (BS - JBD2_HEADER_SIZE - ((f & (V2 | V3)) ? 4 : 0)) /
+			tb;
+		assert_int_equal(e4_jdesc_parse(b, BS, f, tags, 200), want);
+	}
+}
+
+static void test_revoke_parse(void **state)
+{
+	uint8_t b[BS];
+	blk64_t out[300];
+	size_t n;
+
+	(void)state;
+	header(b, JBD2_REVOKE_BLOCK, 3);
+	e4_put_be32(b + REVOKE_COUNT, 16 + 3 * 4);
+	e4_put_be32(b + 16, 10);
+	e4_put_be32(b + 20, 11);
+	e4_put_be32(b + 24, 0xfffffff0);
+	assert_int_equal(e4_jrevoke_parse(b, BS, 0, out, 300, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(out[0], 10);
+	assert_int_equal(out[2], 0xfffffff0);
+	/* The same bytes as 64-bit records: one full record only. */
+	assert_int_equal(e4_jrevoke_parse(b, BS, B64, out, 300, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(out[0], (10ULL << 32) | 11);
+	/* r_count may use the whole block, less the tail with v2/v3. */
+	e4_put_be32(b + REVOKE_COUNT, BS);
+	assert_int_equal(e4_jrevoke_parse(b, BS, 0, out, 300, &n), 0);
+	assert_int_equal(n, (BS - 16) / 4);
+	assert_int_equal(e4_jrevoke_parse(b, BS, V3, out, 300, &n),
+			 E4_ERR_JOURNAL_CORRUPT);
+	e4_put_be32(b + REVOKE_COUNT, BS - 4);
+	assert_int_equal(e4_jrevoke_parse(b, BS, V3 | B64, out, 300, &n), 0);
+	assert_int_equal(n, (BS - 4 - 16) / 8);
+	e4_put_be32(b + REVOKE_COUNT, BS + 1);
+	assert_int_equal(e4_jrevoke_parse(b, BS, 0, out, 300, &n),
+			 E4_ERR_JOURNAL_CORRUPT);
+}
+
+static void test_revoke_rule(void **state)
+{
+	struct e4_revoke_table *t;
+	blk64_t b;
+
+	(void)state;
+	assert_int_equal(e4_revoke_new(0, &t), 0);
+	assert_int_equal(e4_revoke_set(t, 100, 5), 0);
+	/* Copies in the revoking tid and before are cancelled... */
+	assert_int_equal(e4_revoke_test(t, 100, 5), 1);
+	assert_int_equal(e4_revoke_test(t, 100, 4), 1);
+	/* ...later ones are not, nor other blocks. */
+	assert_int_equal(e4_revoke_test(t, 100, 6), 0);
+	assert_int_equal(e4_revoke_test(t, 101, 1), 0);
+	/* The newest revoking tid is kept. */
+	assert_int_equal(e4_revoke_set(t, 100, 3), 0);
+	assert_int_equal(e4_revoke_test(t, 100, 5), 1);
+	assert_int_equal(e4_revoke_set(t, 100, 7), 0);
+	assert_int_equal(e4_revoke_test(t, 100, 7), 1);
+	assert_int_equal(e4_revoke_test(t, 100, 8), 0);
+	/* tids wrap: 1 comes after 0xfffffffe. */
+	assert_int_equal(e4_revoke_set(t, 200, 0xfffffffeU), 0);
+	assert_int_equal(e4_revoke_test(t, 200, 1), 0);
+	assert_int_equal(e4_revoke_test(t, 200, 0xfffffff0U), 1);
+	assert_int_equal(e4_revoke_set(t, 200, 2), 0);
+	assert_int_equal(e4_revoke_test(t, 200, 1), 1);
+	assert_int_equal(e4_revoke_count(t), 2);
+	/* Growth keeps every record; 64-bit block numbers. */
+	for (b = 0; b < 20000; b++)
+		assert_int_equal(e4_revoke_set(t, (b << 33) | 1, 10), 0);
+	assert_int_equal(e4_revoke_count(t), 20002);
+	for (b = 0; b < 20000; b++)
+		assert_int_equal(e4_revoke_test(t, (b << 33) | 1, 10), 1);
+	assert_int_equal(e4_revoke_test(t, 100, 7), 1);
+	e4_revoke_free(t);
+}
+
+/* ---- whole scans of a journal built in memory ------------------------- */
+
+struct jbuild {
+	uint8_t		img[NBLK * BS];
+	uint32_t	incompat;
+	uint32_t	seed;
+	uint32_t	log_end;
+	struct e4_memimg m;
+	struct e4_journal j;
+};
+
+static uint8_t *blk(struct jbuild *jb, uint32_t n)
+{
+	return jb->img + (size_t)n * BS;
+}
+
+static void jb_init(struct jbuild *jb, uint32_t incompat, uint32_t fc,
+		    uint32_t start, uint32_t seq)
+{
+	uint8_t *s = jb->img;
+
+	memset(jb, 0, sizeof(*jb));
+	jb->incompat = incompat | (fc ? JBD2_FEATURE_INCOMPAT_FAST_COMMIT : 0);
+	header(s, JBD2_SUPERBLOCK_V2, 0);
+	e4_put_be32(s + JSB_BLOCKSIZE, BS);
+	e4_put_be32(s + JSB_MAXLEN, NBLK);
+	e4_put_be32(s + JSB_FIRST, 1);
+	e4_put_be32(s + JSB_SEQUENCE, seq);
+	e4_put_be32(s + JSB_START, start);
+	e4_put_be32(s + JSB_FEATURE_INCOMPAT, jb->incompat);
+	e4_put_be32(s + JSB_NUM_FC_BLKS, fc);
+	memset(s + JSB_UUID, 0x42, 16);
+	s[JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+	e4_jsb_set_csum(s);
+	jb->seed = e4_crc32c(~0U, s + JSB_UUID, 16);
+	jb->log_end = e4_jsb_log_end(s);
+}
+
+static uint32_t jb_wrap(struct jbuild *jb, uint32_t n)
+{
+	return n >= jb->log_end ? n - (jb->log_end - 1) : n;
+}
+
+/* A transaction at *pos: descriptor, one data block per @fsblks entry,
+ * commit with time @sec; @bad_commit breaks the commit checksum. */
+static void jb_trans(struct jbuild *jb, uint32_t *pos, uint32_t tid,
+		     const uint64_t *fsblks, size_t n, uint64_t sec,
+		     int bad_commit)
+{
+	uint8_t *d = blk(jb, *pos), *c, seq[4];
+	size_t off = JBD2_HEADER_SIZE, i;
+	uint32_t cs;
+
+	header(d, JBD2_DESCRIPTOR_BLOCK, tid);
+	*pos = jb_wrap(jb, *pos + 1);
+	for (i = 0; i < n; i++) {
+		uint8_t *data = blk(jb, *pos);
+
+		memset(data, (int)(fsblks[i] & 0xff), BS);
+		e4_put_be32(seq, tid);
+		cs = e4_crc32c(e4_crc32c(jb->seed, seq, 4), data, BS);
+		put_tag(d, &off, jb->incompat, fsblks[i],
+			(i ? JBD2_FLAG_SAME_UUID : 0) |
+			(i + 1 == n ? JBD2_FLAG_LAST_TAG : 0), cs);
+		*pos = jb_wrap(jb, *pos + 1);
+	}
+	e4_put_be32(d + BS - 4, e4_crc32c(jb->seed, d, BS));
+	c = blk(jb, *pos);
+	header(c, JBD2_COMMIT_BLOCK, tid);
+	c[COMMIT_CHKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+	c[COMMIT_CHKSUM_SIZE] = 4;
+	e4_put_be64(c + COMMIT_SEC, sec);
+	e4_put_be32(c + COMMIT_CHKSUM, e4_crc32c(jb->seed, c, BS) ^
+		    (bad_commit ? 1 : 0));
+	*pos = jb_wrap(jb, *pos + 1);
+}
+
+static struct e4_jscan *jb_scan(struct jbuild *jb, int flags, uint32_t upto)
+{
+	struct e4_jscan *s;
+
+	assert_int_equal(e4_memimg_init(&jb->m, jb->img, sizeof(jb->img)), 0);
+	assert_int_equal(e4_mem_io_manager->open(jb->m.name, 0, &jb->j.io),
+			 0);
+	assert_int_equal(io_channel_set_blksize(jb->j.io, BS), 0);
+	jb->j.external = 1;
+	jb->j.blocksize = BS;
+	jb->j.real_len = NBLK;
+	jb->j.sb = jb->img;
+	e4_jsb_decode(jb->img, &jb->j.jsb);
+	assert_int_equal(e4_jsb_validate(jb->img, BS, NBLK), 0);
+	assert_int_equal(e4_journal_scan(&jb->j, flags, upto, &s), 0);
+	io_channel_close(jb->j.io);
+	e4_memimg_free(&jb->m);
+	return s;
+}
+
+static void test_scan_commit_csum(void **state)
+{
+	static struct jbuild jb;
+	static const uint64_t a[] = { 100, 101 }, b[] = { 102 },
+		c[] = { 100 };
+	struct e4_jscan *s;
+	uint32_t pos;
+	int async;
+
+	(void)state;
+	for (async = 0; async < 2; async++) {
+		jb_init(&jb, V3 | B64 | (async ?
+			JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT : 0), 0, 1, 7);
+		pos = 1;
+		jb_trans(&jb, &pos, 7, a, 2, 1000, 0);
+		jb_trans(&jb, &pos, 8, b, 1, 1001, 1);
+		jb_trans(&jb, &pos, 9, c, 1, 1002, 0);
+		s = jb_scan(&jb, 0, 0);
+		assert_int_equal(s->fail, 0);
+		/* The bad commit ends the replayable log at its tid. */
+		assert_int_equal(s->end_tid, 8);
+		assert_int_equal(s->ncommitted, 1);
+		assert_int_equal(s->corrupt, 1);
+		assert_int_equal(s->trans[0].ntags, 2);
+		assert_int_equal(s->trans[0].tags[1].jblk, 3);
+		assert_int_equal(s->trans[0].tags[1].csum_ok, 1);
+		assert_int_equal(s->trans[1].commit_csum_ok, 0);
+		if (!async) {
+			/* Without async_commit: j_failed_commit, stop. */
+			assert_int_equal(s->stop, E4_SCAN_COMMIT_CSUM);
+			assert_int_equal(s->stop_jblk, 7);
+			assert_int_equal(s->has_failed_commit, 1);
+			assert_int_equal(s->failed_commit, 8);
+			assert_int_equal(s->ntrans, 2);
+		} else {
+			/* With it the scan goes on past the bad commit. */
+			assert_int_equal(s->stop, E4_SCAN_NO_MAGIC);
+			assert_int_equal(s->stop_jblk, 11);
+			assert_int_equal(s->has_failed_commit, 0);
+			assert_int_equal(s->ntrans, 3);
+			assert_int_equal(s->trans[2].committed, 0);
+		}
+		e4_jscan_free(s);
+	}
+
+	/* upto: stop right after the commit of tid 7. */
+	jb_init(&jb, V3 | B64, 0, 1, 7);
+	pos = 1;
+	jb_trans(&jb, &pos, 7, a, 2, 1000, 0);
+	jb_trans(&jb, &pos, 8, b, 1, 1001, 0);
+	s = jb_scan(&jb, E4_SCANF_UPTO, 7);
+	assert_int_equal(s->stop, E4_SCAN_UPTO);
+	assert_int_equal(s->end_tid, 8);
+	assert_int_equal(s->ncommitted, 1);
+	e4_jscan_free(s);
+
+	/* A bad data block: its tag checksum fails, the scan does not. */
+	jb_init(&jb, V3 | B64, 0, 1, 7);
+	pos = 1;
+	jb_trans(&jb, &pos, 7, a, 2, 1000, 0);
+	blk(&jb, 2)[10] ^= 1;
+	s = jb_scan(&jb, 0, 0);
+	assert_int_equal(s->end_tid, 8);
+	assert_int_equal(s->trans[0].tags[0].csum_ok, 0);
+	assert_int_equal(s->trans[0].tags[1].csum_ok, 1);
+	assert_int_equal(s->nbad_tag_csum, 1);
+	e4_jscan_free(s);
+}
+
+static void test_scan_wrap_fc(void **state)
+{
+	static struct jbuild jb;
+	static const uint64_t a[] = { 1, 2, 3, 4 }, b[] = { 5 };
+	struct e4_jscan *s;
+	uint32_t pos;
+
+	(void)state;
+	/* 8 fast-commit blocks: the log is jblocks [1, 56); a v2 journal
+	 * (14-byte tags, 16-bit tag checksums) wrapping there. */
+	jb_init(&jb, V2 | B64, 8, 53, 20);
+	assert_int_equal(jb.log_end, 56);
+	pos = 53;
+	jb_trans(&jb, &pos, 20, a, 4, 50, 0);
+	jb_trans(&jb, &pos, 21, b, 1, 51, 0);
+	/* A fast-commit HEAD (little-endian TLV: tag, len, features, tid)
+	 * for tid 22 at log_end + 1. */
+	blk(&jb, 57)[0] = EXT4_FC_TAG_HEAD;
+	blk(&jb, 57)[2] = 8;
+	blk(&jb, 57)[8] = 22;
+	s = jb_scan(&jb, 0, 0);
+	assert_int_equal(s->fail, 0);
+	assert_int_equal(s->log_end, 56);
+	assert_int_equal(s->end_tid, 22);
+	assert_int_equal(s->ncommitted, 2);
+	assert_int_equal(s->tag_bytes, 14);
+	assert_int_equal(s->trans[0].tags[0].jblk, 54);
+	assert_int_equal(s->trans[0].tags[1].jblk, 55);
+	assert_int_equal(s->trans[0].tags[2].jblk, 1);
+	assert_int_equal(s->trans[0].tags[3].jblk, 2);
+	assert_int_equal(s->trans[0].tags[3].csum_ok, 1);
+	assert_int_equal(s->trans[0].last_jblk, 3);
+	assert_int_equal(s->trans[1].first_jblk, 4);
+	assert_int_equal(s->stop_jblk, 7);
+	assert_int_equal(s->fc_blocks_used, 1);
+	assert_int_equal(s->fc_live, 1);
+	e4_jscan_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tag_bytes),
+		cmocka_unit_test(test_desc_parse),
+		cmocka_unit_test(test_revoke_parse),
+		cmocka_unit_test(test_revoke_rule),
+		cmocka_unit_test(test_scan_commit_csum),
+		cmocka_unit_test(test_scan_wrap_fc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
