@@ -76,6 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		retval = e4_journal_open(fs, NULL, 0, &j);
 		if (j && j->real_len <= 4096)
 			fuzz_read_journal(j);
+		if (j && !retval)
+			fuzz_scan_ro(j);
 		e4_journal_close(j);
 		ext2fs_close_free(&fs);
 	}

@@ -5,7 +5,8 @@
  * Input: u8 ctrl (FUZZ_FIX_* checksum fix-ups), then bytes placed into
  * journal blocks 0, 1, 2, ... of a copy-on-write image whose log blocks
  * were zeroed, so the input is the journal superblock and the start of
- * the log.  Runs every reader of the journal that is on main, read-only
+ * the log.  Runs every reader of the journal that is on main (open, read,
+ * scan, replay plan), read-only
  * through an io_manager that aborts on any write.
  *
  * Properties: no write; e4_journal_read() and _bmap() agree and refuse
@@ -53,6 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	retval = e4_journal_open(fs, NULL, 0, &j);
 	if (j)
 		fuzz_read_journal(j);
+	if (j && !retval)
+		fuzz_scan_ro(j);
 	e4_journal_close(j);
 	ext2fs_close_free(&fs);
 	FUZZ_ASSERT(m.nwrites == 0, "read-only path wrote");

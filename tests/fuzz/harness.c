@@ -308,3 +308,42 @@ out:
 	free(a);
 	free(b);
 }
+
+void fuzz_scan_ro(e4_journal_t j)
+{
+	struct e4_jscan *scan = NULL;
+	struct e4_replay_result res;
+	blk64_t nblocks = ext2fs_blocks_count(j->fs->super);
+	size_t t, k, r;
+	errcode_t retval;
+
+	if (e4_journal_scan(j, 0, 0, &scan))
+		return;
+	FUZZ_ASSERT(scan->log_blocks <= 2ULL * j->jsb.maxlen,
+		    "scan walked %llu blocks, s_maxlen %u",
+		    (unsigned long long)scan->log_blocks, j->jsb.maxlen);
+	FUZZ_ASSERT(scan->ncommitted <= scan->ntrans, "ncommitted");
+	memset(&res, 0, sizeof(res));
+	retval = e4_journal_replay_plan(j, scan, &res);
+	for (t = 0; !retval && t < scan->ntrans; t++)
+		for (k = 0; k < scan->trans[t].ntags; k++) {
+			const struct e4_jtag *g = &scan->trans[t].tags[k];
+			int inside = 0;
+
+			if (g->fate != E4_TAG_REPLAY)
+				continue;
+			FUZZ_ASSERT(t < scan->ncommitted,
+				    "uncommitted tag planned");
+			FUZZ_ASSERT(g->fsblk < nblocks, "block %llu past "
+				    "the fs end planned",
+				    (unsigned long long)g->fsblk);
+			for (r = 0; !j->external && r < j->nruns; r++)
+				if (g->fsblk >= j->runs[r].pblk &&
+				    g->fsblk < j->runs[r].pblk +
+				    j->runs[r].len)
+					inside = 1;
+			FUZZ_ASSERT(!inside, "block %llu inside the journal "
+				    "planned", (unsigned long long)g->fsblk);
+		}
+	e4_jscan_free(scan);
+}

@@ -92,4 +92,12 @@ errcode_t fuzz_open_ro(struct e4_memimg *m, struct e4_fault *f, int flags,
  * check both agree with the mapping. */
 void fuzz_read_journal(e4_journal_t j);
 
+/*
+ * fuzz_scan_ro() - e4_journal_scan() and e4_journal_replay_plan() on @j
+ * (no io but reads), checking that the scan walks at most 2 * s_maxlen
+ * log blocks and that no tag past the fs end or inside the journal is
+ * planned for replay.
+ */
+void fuzz_scan_ro(e4_journal_t j);
+
 #endif
