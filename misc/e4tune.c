@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 		usage();
 	o.device = argv[optind];
 	want_write = e4tune_journal_wants_write(&o);
-	if (!want_write && !o.list)
+	if (!want_write || o.verbose)	/* -v: list after the edit too */
 		o.list = 1;
 	if (o.json && want_write) {
 		fprintf(stderr, "%s: --json goes with -l only\n", prog);
@@ -128,7 +128,9 @@ int main(int argc, char **argv)
 	}
 
 	flags = (want_write && !o.dry_run) ? E4_OPEN_RW : 0;
-	if (e4_tool_open_fs(prog, o.device, flags, o.undo_file, &fs))
+	/* With -j only the journal device is written: -z covers it. */
+	if (e4_tool_open_fs(prog, o.device, flags,
+			    o.journal_dev ? NULL : o.undo_file, &fs))
 		exit(1);
 
 	if (want_write)

@@ -258,8 +258,15 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s", o->device);
 		return 1;
 	}
-	retval = e4_journal_open(fs, o->journal_dev,
-				 o->dry_run ? 0 : E4_JOURNAL_RW, &j);
+	if (!o->dry_run) {
+		flags = E4_JOURNAL_RW;
+		if (o->journal_dev && o->undo_file) {
+			if (e4_tool_setup_undo(prog, o->undo_file))
+				return 1;
+			flags |= E4_JOURNAL_UNDO;
+		}
+	}
+	retval = e4_journal_open(fs, o->journal_dev, flags, &j);
 	if (retval) {
 		com_err(prog, retval, "while reading journal superblock of %s",
 			where);
@@ -267,6 +274,7 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		return 1;
 	}
 	memcpy(newsb, j->sb, JSB_SIZE);
+	flags = 0;
 	if (ext2fs_has_feature_64bit(fs->super))
 		flags |= E4_FEAT_FS_64BIT;
 	if (ext2fs_has_feature_fast_commit(fs->super))
@@ -296,8 +304,9 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 			uuid_generate_time(uu);
 		} else if (uuid_parse(o->journal_uuid, uu)) {
 			retval = EXT2_ET_INVALID_ARGUMENT;
-			com_err(prog, retval, "'%s' is not a UUID",
-				o->journal_uuid);
+			com_err(prog, 0, "'%s' is not a UUID, while setting "
+				"the journal UUID of %s", o->journal_uuid,
+				where);
 			goto out;
 		}
 		/* The UUID seeds every v2/v3 checksum of the log. */

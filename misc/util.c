@@ -18,7 +18,7 @@
 #include "util.h"
 
 /*
- * Test-only fault injection (tests/t_fault_*): E4_FAULT="write:K",
+ * Test-only fault injection (tests/t_fault_tools): E4_FAULT="write:K",
  * "read:K" or "short:K" (comma-separated) routes the file system's io
  * through libe4's fault io_manager (lib/e4/fault_io.c), failing the K-th
  * and every later write (read) with E4_ERR_IO_FAULT, or making the K-th
@@ -71,6 +71,45 @@ errcode_t e4_tool_fault_wrap(const char *prog, const char *device,
 	return 0;
 }
 
+errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
+{
+	errcode_t retval;
+
+	if (unlink(undo_file) < 0 && errno != ENOENT) {
+		retval = errno;
+		com_err(prog, retval, "while deleting undo file %s",
+			undo_file);
+		return retval;
+	}
+	retval = set_undo_io_backing_manager(unix_io_manager);
+	if (!retval)
+		retval = set_undo_io_backup_file((char *)undo_file);
+	if (retval)
+		com_err(prog, retval, "while setting up undo file %s",
+			undo_file);
+	return retval;
+}
+
+/*
+ * A truncated image: the superblock counts more blocks than the file or
+ * device holds (e2fsck's "The filesystem size (according to the
+ * superblock) is ... blocks" check).  Nothing beyond the end can be read.
+ */
+static errcode_t check_size(ext2_filsys fs, const char *device)
+{
+	blk64_t dev_blocks;
+	errcode_t retval;
+
+	retval = ext2fs_get_device_size2(device, fs->blocksize, &dev_blocks);
+	if (retval == EXT2_ET_UNIMPLEMENTED)
+		return 0;
+	if (retval)
+		return retval;
+	if (dev_blocks && dev_blocks < ext2fs_blocks_count(fs->super))
+		return E4_ERR_FS_TRUNCATED;
+	return 0;
+}
+
 errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 			  const char *undo_file, ext2_filsys *ret)
 {
@@ -102,29 +141,14 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 		}
 		if (mount_flags & EXT2_MF_MOUNTED) {
 			com_err(prog, E4_ERR_MOUNTED,
-				"%s: refusing to write a mounted filesystem",
-				device);
+				"while opening %s for writing", device);
 			return E4_ERR_MOUNTED;
 		}
 		open_flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
 		if (undo_file) {
-			if (unlink(undo_file) < 0 && errno != ENOENT) {
-				retval = errno;
-				com_err(prog, retval,
-					"while deleting undo file %s",
-					undo_file);
+			retval = e4_tool_setup_undo(prog, undo_file);
+			if (retval)
 				return retval;
-			}
-			retval = set_undo_io_backing_manager(unix_io_manager);
-			if (!retval)
-				retval = set_undo_io_backup_file(
-					(char *)undo_file);
-			if (retval) {
-				com_err(prog, retval,
-					"while setting up undo file %s",
-					undo_file);
-				return retval;
-			}
 			io = undo_io_manager;
 		}
 	}
@@ -137,6 +161,12 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 	if (retval) {
 		com_err(prog, retval, "while trying to open %s", device);
 		*ret = NULL;
+		return retval;
+	}
+	retval = check_size(*ret, device);
+	if (retval) {
+		com_err(prog, retval, "while checking the size of %s", device);
+		ext2fs_close_free(ret);
 		return retval;
 	}
 	return 0;

@@ -29,6 +29,14 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 			  const char *undo_file, ext2_filsys *ret);
 
 /*
+ * e4_tool_setup_undo() - point libext2fs's process-wide undo io_manager at
+ * @undo_file (replacing an existing one) over unix_io_manager; the caller
+ * then opens through undo_io_manager.  Prints a one-line error; returns 0
+ * or the error.
+ */
+errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file);
+
+/*
  * e4_tool_fault_wrap() - test-only: when the environment variable
  * E4_FAULT is set ("write:K", "read:K", "short:K", comma-separated), make
  * *@io the fault-injecting io_manager wrapping the old *@io on @device and

@@ -130,4 +130,17 @@ scan_field() {
 		in_s && index($0, k) {
 			v = $0; sub(/.*": /, "", v); gsub(/[",]/, "", v)
 			print v; exit }' "$1"
+# info NAME KEY: the value of KEY= in tests/images/NAME.info (empty if none).
+info() {
+	sed -n "s/^$2=//p" "$IMAGES/$1.info" 2>/dev/null | head -n 1
+}
+
+# jdev NAME: for an image with an external journal (external_journal= in
+# its .info), unpack the journal device image to ./NAME.jdev and print its
+# path; print nothing for an image with an internal journal.
+jdev() {
+	_j=$(info "$1" external_journal)
+	[ -n "$_j" ] || return 0
+	[ -f "$T/$1.jdev" ] || gzip -dc "$IMAGES/$_j" >"$T/$1.jdev"
+	echo "$T/$1.jdev"
 }

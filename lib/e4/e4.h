@@ -137,7 +137,10 @@ uint32_t e4_jsb_log_end(const void *buf);
  * Rules (kernel fs/jbd2/journal.c and e2fsprogs tune2fs): v1/v2/v3 checksum
  * mutually exclusive; changing a checksum feature, 64bit, fast_commit or
  * s_num_fc_blks needs s_start == 0; fast_commit needs the fs fast_commit
- * feature and must leave s_maxlen - num_fc_blks >= JBD2_MIN_JOURNAL_BLOCKS;
+ * feature and must leave s_maxlen - num_fc_blks >= JBD2_MIN_JOURNAL_BLOCKS
+ * (so must a new s_num_fc_blks set without the bit, since ext4 sets the bit
+ * at every mount of a fast_commit fs); turning fast_commit off keeps
+ * s_num_fc_blks;
  * 64bit on a non-64bit fs needs E4_FEAT_FORCE.  s_checksum_type follows
  * the checksum feature; the superblock checksum is recomputed.  @buf is
  * changed only when every rule holds.  On error, *@bad (if not NULL) points
@@ -170,6 +173,9 @@ struct e4_jmap_run {
 };
 
 #define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
+#define E4_JOURNAL_UNDO	0x2	/* external device through undo_io_manager
+				 * (the caller configured its backing
+				 * manager and undo file) */
 
 struct e4_journal {
 	ext2_filsys	fs;		/* the file system; not owned */
@@ -193,8 +199,10 @@ typedef struct e4_journal *e4_journal_t;
  * or, when @ext_dev is not NULL, the external journal device at that path,
  * which must be a journal_dev fs whose UUID equals s_journal_uuid.  Reads
  * the superblock and validates it (e4_jsb_validate()).  With E4_JOURNAL_RW
- * an external device is opened read-write; the internal journal is written
- * through fs->io, so @fs must be open read-write too.  On success *@ret is
+ * an external device is opened read-write (with E4_JOURNAL_UNDO through
+ * libext2fs's undo_io_manager, so e2undo can roll the device back); the
+ * internal journal is written through fs->io, so @fs must be open
+ * read-write too.  On success *@ret is
  * the journal, owned by the caller (e4_journal_close()).  When validation
  * fails the journal is still returned in *@ret (so a caller can print the
  * superblock) together with the validation error; *@ret is NULL on other

@@ -107,6 +107,7 @@ static errcode_t open_external(e4_journal_t j, const char *path)
 {
 	ext2_filsys fs = j->fs;
 	struct ext2_super_block *es;
+	io_manager io = unix_io_manager;
 	unsigned char *buf = NULL;
 	errcode_t retval;
 	int sb_blk;
@@ -115,8 +116,10 @@ static errcode_t open_external(e4_journal_t j, const char *path)
 	if (retval)
 		return retval;
 	strcpy(j->dev_name, path);
-	retval = unix_io_manager->open(path, (j->flags & E4_JOURNAL_RW) ?
-				       IO_FLAG_RW : 0, &j->io);
+	if ((j->flags & E4_JOURNAL_UNDO) && (j->flags & E4_JOURNAL_RW))
+		io = undo_io_manager;
+	retval = io->open(path, (j->flags & E4_JOURNAL_RW) ? IO_FLAG_RW : 0,
+			  &j->io);
 	if (retval)
 		return retval;
 	j->external = 1;

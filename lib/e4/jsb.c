@@ -271,6 +271,19 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 			return E4_ERR_JOURNAL_NOT_EMPTY;
 	}
 
+	/*
+	 * A new s_num_fc_blks without the journal bit still matters: ext4
+	 * sets the bit at every mount of a fast_commit fs and then sizes the
+	 * area from s_num_fc_blks.  Check it by the same rule.
+	 */
+	if (!new_fc && num_fc_blks != (uint32_t)-1 &&
+	    num_fc_blks != e4_be32(b + JSB_NUM_FC_BLKS)) {
+		if (e4_be32(b + JSB_START) != 0)
+			return E4_ERR_JOURNAL_NOT_EMPTY;
+		fc_changed = 1;
+		new_fc = num_fc_blks ? num_fc_blks :
+			JBD2_DEFAULT_FAST_COMMIT_BLOCKS;
+	}
 	if (new_fc && fc_changed) {
 		if (!(flags & E4_FEAT_FS_FAST_COMMIT))
 			return E4_ERR_FC_NEEDS_FS_FEATURE;
@@ -290,12 +303,14 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 	e4_put_be32(b + JSB_FEATURE_COMPAT, f[0]);
 	e4_put_be32(b + JSB_FEATURE_INCOMPAT, f[1]);
 	e4_put_be32(b + JSB_FEATURE_RO_COMPAT, f[2]);
-	if (f[1] & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
-		if (num_fc_blks != (uint32_t)-1)
-			e4_put_be32(b + JSB_NUM_FC_BLKS, num_fc_blks);
-	} else if ((old[1] & JBD2_FEATURE_INCOMPAT_FAST_COMMIT)) {
-		e4_put_be32(b + JSB_NUM_FC_BLKS, 0);
-	}
+	/*
+	 * Turning the bit off keeps s_num_fc_blks: the kernel turns it back
+	 * on at the next mount of a fast_commit fs, and a zero there would
+	 * mean the default 256 blocks, which may not fit ("JBD2: Cannot
+	 * enable fast commits", mount refused).
+	 */
+	if (num_fc_blks != (uint32_t)-1)
+		e4_put_be32(b + JSB_NUM_FC_BLKS, num_fc_blks);
 	v2v3 = JBD2_FEATURE_INCOMPAT_CSUM_V2 | JBD2_FEATURE_INCOMPAT_CSUM_V3;
 	if (f[1] & v2v3)
 		b[JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;

@@ -233,6 +233,23 @@ static void test_edit_features(void **state)
 					      sizeof(bad)), 0);
 	assert_int_equal(e4_be32(b + JSB_NUM_FC_BLKS), 16);
 	assert_int_equal(e4_jsb_log_end(b), 1024);
+	/* Off keeps s_num_fc_blks (ext4 turns the bit on again at mount). */
+	assert_int_equal(e4_jsb_edit_features(b, "^journal_fast_commit", -1,
+					      E4_FEAT_FS_FAST_COMMIT, bad,
+					      sizeof(bad)), 0);
+	assert_int_equal(e4_be32(b + JSB_NUM_FC_BLKS), 16);
+	assert_int_equal(e4_jsb_log_end(b), 1040);
+	/* A new s_num_fc_blks without the bit obeys the same rule. */
+	assert_int_equal(e4_jsb_edit_features(b, NULL, 0,
+					      E4_FEAT_FS_FAST_COMMIT, bad,
+					      sizeof(bad)), E4_ERR_FC_TOO_BIG);
+	assert_int_equal(e4_jsb_edit_features(b, NULL, 8, 0, bad,
+					      sizeof(bad)),
+			 E4_ERR_FC_NEEDS_FS_FEATURE);
+	assert_int_equal(e4_jsb_edit_features(b, NULL, 8,
+					      E4_FEAT_FS_FAST_COMMIT, bad,
+					      sizeof(bad)), 0);
+	assert_int_equal(e4_be32(b + JSB_NUM_FC_BLKS), 8);
 	assert_string_equal(e4_jrnl_feature2string(1,
 			JBD2_FEATURE_INCOMPAT_FAST_COMMIT),
 			"journal_fast_commit");

@@ -269,7 +269,11 @@ static struct e4_jscan *jb_scan(struct jbuild *jb, int flags, uint32_t upto)
 	jb->j.real_len = NBLK;
 	jb->j.sb = jb->img;
 	e4_jsb_decode(jb->img, &jb->j.jsb);
-	assert_int_equal(e4_jsb_validate(jb->img, BS, NBLK), 0);
+	/* A 64-block log keeps these tests small; the kernel would refuse
+	 * it as too short (journal_check_superblock()), which is all that
+	 * validation finds wrong.  The scan itself takes any length. */
+	assert_int_equal(e4_jsb_validate(jb->img, BS, NBLK),
+			 E4_ERR_JSB_TOO_SHORT);
 	assert_int_equal(e4_journal_scan(&jb->j, flags, upto, &s), 0);
 	io_channel_close(jb->j.io);
 	e4_memimg_free(&jb->m);
