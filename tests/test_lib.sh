@@ -130,6 +130,8 @@ scan_field() {
 		in_s && index($0, k) {
 			v = $0; sub(/.*": /, "", v); gsub(/[",]/, "", v)
 			print v; exit }' "$1"
+}
+
 # info NAME KEY: the value of KEY= in tests/images/NAME.info (empty if none).
 info() {
 	sed -n "s/^$2=//p" "$IMAGES/$1.info" 2>/dev/null | head -n 1
