@@ -213,6 +213,8 @@ static errcode_t write_blocks(e4_journal_t j, struct plan *pl,
 	size_t *idx = NULL, a, b, i, m;
 	errcode_t retval;
 
+	if (cap > j->real_len)	/* a batch never spans more */
+		cap = j->real_len;
 	if (!cap)
 		cap = 1;
 	retval = ext2fs_get_mem(cap * bs, &rbuf);

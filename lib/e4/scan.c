@@ -692,7 +692,11 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	sc.dmax = bs;	/* more tags or records than bytes is impossible */
 	sc.r.j = j;
 	sc.r.cap = CHUNK_BYTES / bs;
+	if (sc.r.cap > j->real_len)	/* no window past the journal */
+		sc.r.cap = j->real_len ? j->real_len : 1;
 	sc.r.want = FIRST_CHUNK / bs ? FIRST_CHUNK / bs : 1;
+	if (sc.r.want > sc.r.cap)
+		sc.r.want = sc.r.cap;
 	sc.r.log_end = s->log_end;
 	retval = ext2fs_get_mem(sc.r.cap * bs, &sc.r.buf);
 	if (!retval)
