@@ -44,6 +44,18 @@ static void dump_seeds(void)
 	}
 }
 
+static void dump_img(struct e4_memimg *m, const char *path)
+{
+	unsigned char *buf = malloc(m->size);
+	FILE *f = fopen(path, "wb");
+
+	if (buf && f && !e4_memimg_pread(m, 0, buf, m->size))
+		fwrite(buf, 1, m->size, f);
+	if (f)
+		fclose(f);
+	free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct fuzz_tmpl *t;
@@ -69,6 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (e4_memimg_init(&m, t->buf, t->size))
 		return 0;
 	e4_memimg_pwrite(&m, 1024, data + 1, size - 1);
+	if (getenv("E4_FUZZ_DUMP_IMG"))	/* debugging: the image as run */
+		dump_img(&m, getenv("E4_FUZZ_DUMP_IMG"));
 
 	retval = fuzz_open_ro(&m, &f, (ctrl & 2) ?
 			      EXT2_FLAG_IGNORE_CSUM_ERRORS : 0, &fs);
