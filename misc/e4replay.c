@@ -20,6 +20,7 @@
 
 #include "e4.h"
 #include "e4replay.h"
+#include "replay_order.h"
 
 static const char *prog = "e4replay";
 
@@ -150,12 +151,17 @@ int main(int argc, char **argv)
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
-	int c, rc = 0, created = 0, open_flags;
+	int c, rc = 0, created = 0, open_flags, order_rc = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&run, 0, sizeof(run));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
+	if (e4replay_is_check_order(argc, argv)) {	/* replay_order.c */
+		order_rc = e4replay_order_main(argc, argv, &argc, &argv);
+		if (!argc)
+			return order_rc;
+	}
 
 	while ((c = getopt_long(argc, argv, "nvo:z:j:h", longopts,
 				NULL)) != -1) {
@@ -283,5 +289,5 @@ out:
 		if (o.journal_output)
 			unlink(o.journal_output);
 	}
-	return rc;
+	return rc | order_rc;
 }

@@ -25,7 +25,14 @@ static void usage(void)
 		"\t[-E extended-option[,...]] [-j journal_dev] "
 		"[-z undo_file] device\n"
 		"Extended options: clear_journal_errno, num_fc_blks=N,\n"
-		"\tjournal_uuid=UUID|random|time\n", prog);
+		"\tjournal_uuid=UUID|random|time,\n"
+		"\tlazy_itable_init=0|1, groups=N[-M][:...], garbage\n"
+		"Unwritten extents: %s [-v] [--json] --list-unwritten device "
+		"[FILE|<ino>]...\n"
+		"\t%s [-n] [-f] [-z undo_file] [--keep-contents] "
+		"[--skip-holes]\n"
+		"\t[--mark-unwritten FILE:LBLK:LEN] "
+		"[--mark-written FILE:LBLK:LEN] device\n", prog, prog, prog);
 	exit(1);
 }
 
@@ -53,6 +60,13 @@ static int parse_extended(char *opts, struct e4tune_opts *o)
 			o->num_fc_blks = (uint32_t)n;
 		} else if (!strcmp(tok, "journal_uuid") && val) {
 			o->journal_uuid = val;
+		} else if (!strcmp(tok, "lazy_itable_init") && val &&
+			   (!strcmp(val, "0") || !strcmp(val, "1"))) {
+			o->lazy_itable_init = *val - '0';
+		} else if (!strcmp(tok, "groups") && val) {
+			o->itable_groups = val;
+		} else if (!strcmp(tok, "garbage") && !val) {
+			o->itable_garbage = 1;
 		} else {
 			fprintf(stderr, "%s: unknown or malformed extended "
 				"option '%s'\n", prog, tok);
@@ -67,16 +81,22 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "list-unwritten", no_argument, NULL, 'U' },
+		{ "mark-unwritten", required_argument, NULL, 'M' },
+		{ "mark-written", required_argument, NULL, 'W' },
+		{ "keep-contents", no_argument, NULL, 'K' },
+		{ "skip-holes", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct e4tune_opts o;
 	struct e4_json js;
 	ext2_filsys fs = NULL;
-	int c, rc = 0, want_write, flags;
+	int c, rc = 0, want_write, flags, jw, iw, uw;
 	char *ext = NULL;
 
 	memset(&o, 0, sizeof(o));
 	o.num_fc_blks = (uint32_t)-1;
+	o.lazy_itable_init = -1;
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 
@@ -112,34 +132,81 @@ int main(int argc, char **argv)
 		case 'z':
 			o.undo_file = optarg;
 			break;
+		case 'U':
+			o.list_unwritten = 1;
+			break;
+		case 'M':
+		case 'W':
+			if (e4tune_unwritten_add_mark(prog, &o, optarg,
+						      c == 'M'))
+				exit(1);
+			break;
+		case 'K':
+			o.keep_contents = 1;
+			break;
+		case 'S':
+			o.skip_holes = 1;
+			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc - 1)
+	/* --list-unwritten takes FILE|<ino> operands after the device. */
+	if (optind >= argc || (optind != argc - 1 && !o.list_unwritten))
 		usage();
 	o.device = argv[optind];
-	want_write = e4tune_journal_wants_write(&o);
-	if (!want_write || o.verbose)	/* -v: list after the edit too */
+	o.uw_files = argv + optind + 1;
+	o.uw_nfiles = argc - optind - 1;
+	jw = e4tune_journal_wants_write(&o);
+	iw = e4tune_itable_wants_write(&o);
+	uw = e4tune_unwritten_wants_write(&o);
+	want_write = jw || iw || uw;
+	if (!iw && (o.itable_groups || o.itable_garbage)) {
+		fprintf(stderr, "%s: groups= and garbage go with "
+			"lazy_itable_init=1\n", prog);
+		exit(1);
+	}
+	/* -v: list after the edit too (with --list-unwritten, -v lists
+	 * written extents instead) */
+	if (!o.list_unwritten && (!want_write || o.verbose))
 		o.list = 1;
+	if ((o.keep_contents || o.skip_holes) && !o.uw_nmarks) {
+		fprintf(stderr, "%s: --keep-contents and --skip-holes go with "
+			"--mark-unwritten/--mark-written\n", prog);
+		exit(1);
+	}
 	if (o.json && want_write) {
-		fprintf(stderr, "%s: --json goes with -l only\n", prog);
+		fprintf(stderr, "%s: --json goes with -l and "
+			"--list-unwritten only\n", prog);
 		exit(1);
 	}
 
 	flags = (want_write && !o.dry_run) ? E4_OPEN_RW : 0;
 	/* With -j only the journal device is written: -z covers it. */
 	if (e4_tool_open_fs(prog, o.device, flags,
-			    o.journal_dev ? NULL : o.undo_file, &fs))
+			    o.journal_dev && !iw ? NULL : o.undo_file, &fs))
 		exit(1);
 
-	if (want_write)
+	if (jw)
 		rc = e4tune_journal_write(prog, &o, fs);
-	if (!rc && o.list) {
+	if (!rc && iw)
+		rc = e4tune_itable_write(prog, &o, fs);
+	if (!rc && uw)
+		rc = e4tune_unwritten_write(prog, &o, fs);
+	if (!rc && (o.list || o.list_unwritten)) {
 		e4_json_init(&js, stdout);
 		if (o.json)
 			e4_json_obj_begin(&js, NULL);
-		rc = e4tune_journal_list(prog, &o, fs, o.json ? &js : NULL);
+		if (o.list) {
+			rc = e4tune_journal_list(prog, &o, fs,
+						 o.json ? &js : NULL);
+			if (!rc)
+				rc = e4tune_itable_list(prog, &o, fs,
+							o.json ? &js : NULL);
+		}
+		if (!rc && o.list_unwritten)
+			rc = e4tune_unwritten_list(prog, &o, fs,
+						   o.json ? &js : NULL);
 		if (o.json) {
 			e4_json_obj_end(&js);
 			e4_json_finish(&js);

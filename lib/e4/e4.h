@@ -173,9 +173,9 @@ struct e4_jmap_run {
 };
 
 #define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
-#define E4_JOURNAL_UNDO	0x2	/* external device through undo_io_manager
-				 * (the caller configured its backing
-				 * manager and undo file) */
+/* External device through undo_io_manager (the caller configured its
+ * backing manager and undo file, e.g. e4_tool_setup_undo()). */
+#define E4_JOURNAL_UNDO	0x2
 
 struct e4_journal {
 	ext2_filsys	fs;		/* the file system; not owned */
@@ -583,5 +583,514 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
  */
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);
+
+/* ---- stamp.c: the stale-data stamp ------------------------------------- */
+
+/*
+ * A stamped device holds in every 1024-byte unit: bytes 0-7 "E4JSTALE",
+ * bytes 8-15 the unit index (byte offset / 1024) as little-endian u64,
+ * bytes 16-1023 0xA5.  A unit is stale when its first 16 bytes are its own
+ * stamp; a block is stale when any of its units is (e4tools issue 4).
+ */
+#define E4_STAMP_UNIT	1024	/* bytes */
+#define E4_STAMP_FILL	0xA5
+
+/* e4_stamp_unit() - write the stamp of unit @unit (1024 bytes) to @unit_buf. */
+void e4_stamp_unit(void *unit_buf, uint64_t unit);
+
+/*
+ * e4_stamp_fill() - fill @len bytes at @buf with the stamp the device holds
+ * at byte offset @byte_offset (any alignment; whole units fast).
+ */
+void e4_stamp_fill(void *buf, uint64_t byte_offset, size_t len);
+
+/* e4_stamp_unit_is_stale() - 1 if the 16 first bytes at @unit_buf are the
+ * stamp of unit @unit, else 0. */
+int e4_stamp_unit_is_stale(const void *unit_buf, uint64_t unit);
+
+/*
+ * e4_stamp_count_stale() - number of stale units among the units whose
+ * first 16 bytes lie in the @len bytes at @buf, which the device holds at
+ * byte offset @byte_offset.  Returns the count.
+ */
+size_t e4_stamp_count_stale(const void *buf, uint64_t byte_offset,
+			    size_t len);
+
+/* e4_stamp_units() - how many units e4_stamp_count_stale() examines for
+ * the same range: the denominator of "stale units / units". */
+size_t e4_stamp_units(uint64_t byte_offset, size_t len);
+
+/* e4_stamp_block_stale() - stale units in fs block @blk (@blocksize bytes
+ * at @buf); the block is stale when this is nonzero. */
+size_t e4_stamp_block_stale(const void *buf, blk64_t blk,
+			    unsigned int blocksize);
+
+/* e4_block_is_zero() - 1 if the @len bytes at @buf are all zero. */
+int e4_block_is_zero(const void *buf, size_t len);
+
+/* ---- overlay_io.c: a read-only io_manager serving a replayed state ----- */
+
+/*
+ * An overlay serves the fs blocks of its map from copies held on a source
+ * channel (the journal's: the copies logged in the journal, unescaped) and
+ * every other block from the image file; writes fail with
+ * E4_ERR_READ_ONLY.  With the
+ * map of e4_overlay_map_state(), ext2fs_open2() on it reads state S_k: the
+ * image with committed transactions T1..Tk replayed, honouring the revoke
+ * records of T1..Tk only (kernel fs/jbd2/recovery.c, PASS_REVOKE and
+ * PASS_REPLAY: a revoke in transaction R cancels copies from tid <= R).
+ *
+ * Passing the overlay to the io_manager: libext2fs opens channels by name,
+ * so e4_overlay_name() returns "e4overlay:0x<address>" (the overlay's own
+ * address, checked against a magic number on open).  No global registry
+ * is kept; the overlay must outlive every channel opened on it.
+ */
+#define E4_OVL_ESCAPED	0x1	/* copy had JBD2_FLAG_ESCAPE: restore magic */
+
+struct e4_ovl_ent {
+	blk64_t		fsblk;	/* fs block served from the copy */
+	blk64_t		src_blk;/* block on the source channel holding it */
+	blk64_t		jblk;	/* jblock of the copy (for reports) */
+	uint32_t	tid;	/* transaction that logged this copy */
+	uint32_t	flags;	/* E4_OVL_* */
+};
+
+struct e4_overlay;
+typedef struct e4_overlay *e4_overlay_t;
+
+/* The overlay io_manager ("e4overlay"); read-only. */
+extern io_manager e4_overlay_io_manager;
+
+/*
+ * e4_overlay_create() - a new overlay over the image file @image whose
+ * copies are read from @src (blocks of @blocksize bytes; the fs block
+ * size), with the @n entries of @ents (copied; sorted here by fsblk; for a
+ * repeated fsblk the later entry wins).  @src is not owned and must stay
+ * open.  Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_INVALID_ARGUMENT.
+ */
+errcode_t e4_overlay_create(const char *image, io_channel src,
+			    unsigned int blocksize,
+			    const struct e4_ovl_ent *ents, size_t n,
+			    e4_overlay_t *ret);
+
+/*
+ * e4_overlay_map_state() - the map of state S_k for the scan @scan of
+ * journal @j: for each fs block, the newest copy logged in committed
+ * transactions trans[0..k) that no revoke record of trans[0..k) with
+ * tid >= the copy's tid cancels.  Tags whose checksum fails, or naming a
+ * block past the fs end or inside the journal, are left out (as replay.c
+ * leaves them unwritten).  Copies are resolved to blocks of j->io
+ * (e4_journal_bmap()).  *@ents is allocated (ext2fs_free_mem()), *@n set.
+ * Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_BAD_BLOCK_NUM (a tag's jblock
+ * outside the journal).
+ */
+errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
+			       size_t k, struct e4_ovl_ent **ents, size_t *n);
+
+/* e4_overlay_name() - the device name to give ext2fs_open2() together
+ * with e4_overlay_io_manager. */
+const char *e4_overlay_name(e4_overlay_t ov);
+
+/*
+ * e4_overlay_open_fs() - ext2fs_open2() of the overlay's state, read-only,
+ * with EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS | @flags (mixed
+ * states fail bitmap and group descriptor checksums).  Returns
+ * ext2fs_open2()'s error.
+ */
+errcode_t e4_overlay_open_fs(e4_overlay_t ov, int flags, ext2_filsys *ret);
+
+/* e4_overlay_lookup() - the map entry of fs block @fsblk, or NULL when
+ * the block is served from the image. */
+const struct e4_ovl_ent *e4_overlay_lookup(e4_overlay_t ov, blk64_t fsblk);
+
+/* e4_overlay_read_copy() - read the copy of @ent (one fs block, unescaped)
+ * into @buf.  Returns 0 or io errors. */
+errcode_t e4_overlay_read_copy(e4_overlay_t ov, const struct e4_ovl_ent *ent,
+			       void *buf);
+
+/* e4_overlay_free() - release @ov (NULL is fine); close its channels first. */
+void e4_overlay_free(e4_overlay_t ov);
+
+/* ---- order.c: alloc-on-commit ordering check of a crash image ---------- */
+
+/* Data journaling modes (--data-mode); ext4's data= mount option. */
+enum e4_data_mode {
+	E4_DATA_AUTO = 0,	/* s_default_mount_opts, else inferred */
+	E4_DATA_ORDERED,
+	E4_DATA_JOURNAL,
+	E4_DATA_WRITEBACK,
+};
+
+/* Where the resolved data mode came from. */
+enum e4_data_mode_src {
+	E4_DMSRC_GIVEN = 0,	/* the caller's opts->data_mode */
+	E4_DMSRC_DEFAULT_OPTS,	/* s_default_mount_opts (EXT4_DEFM_JMODE) */
+	E4_DMSRC_INFERRED,	/* regular-file data blocks were journaled */
+	E4_DMSRC_ASSUMED,	/* nothing says otherwise: ordered */
+};
+
+/* Kinds of findings.  The first ones are violations, the last notes. */
+enum e4_order_kind {
+	E4_ORD_STALE = 0,	/* stale data exposed by tid */
+	E4_ORD_OUTSIDE_FS,	/* new mapping outside the fs */
+	E4_ORD_INTO_METADATA,	/* new mapping into sb/gdt/bitmaps/itable/
+				 * journal */
+	E4_ORD_DOUBLE_MAPPED,	/* pblk mapped twice */
+	E4_ORD_FREE_IN_BITMAP,	/* new mapping free in S_k's block bitmap */
+	E4_ORD_DATA_JOURNALED,	/* regular-file data block journaled in
+				 * ordered/writeback mode */
+	E4_ORD_STALE_OUTSIDE,	/* stale block outside the journal window */
+	E4_ORD_NOTE_FIRST,
+	E4_ORD_UNVERIFIED = E4_ORD_NOTE_FIRST,	/* no stamp: not verified */
+	E4_ORD_SUSPECT_ZERO,	/* no stamp, block all zero: suspect */
+	E4_ORD_MAPPING,		/* listing only (opts->list_mappings): a new
+				 * initialized mapping, whatever its data */
+	E4_ORD_NKINDS,
+};
+
+/* Evidence about a mapping's data. */
+enum e4_order_evidence {
+	E4_EVID_NONE = 0,	/* nothing checked (structural finding) */
+	E4_EVID_IMAGE,		/* the image's block was read */
+	E4_EVID_JOURNAL,	/* the journaled copy (replay writes it) */
+};
+
+/* One finding: a run of @len blocks (lblk.., pblk..) of inode @ino. */
+struct e4_order_finding {
+	int		kind;		/* enum e4_order_kind */
+	int		has_tid;	/* 0: outside the journal window */
+	uint32_t	tid;		/* the transaction that exposed it */
+	int		prior_lost;	/* "new in tid or earlier (prior state
+					 * lost)": S_(k-1) read an ahead block */
+	int		conversion;	/* unwritten -> written conversion */
+	ext2_ino_t	ino;
+	blk64_t		lblk;		/* fs blocks (logical) */
+	blk64_t		pblk;		/* fs block */
+	blk64_t		len;		/* fs blocks */
+	int		evidence;	/* enum e4_order_evidence */
+	uint32_t	evid_tid;	/* E4_EVID_JOURNAL: tid of the copy */
+	uint64_t	stale_units;	/* 1 KiB units carrying their stamp */
+	uint64_t	units;		/* 1 KiB units examined */
+	ext2_ino_t	other_ino;	/* E4_ORD_DOUBLE_MAPPED: the other user */
+	blk64_t		other_lblk;
+	char		*path;		/* resolved in S_k (or S_n); may be NULL */
+};
+
+/* Per committed transaction Tk. */
+struct e4_order_tx {
+	uint32_t	tid;
+	uint64_t	commit_sec;
+	uint32_t	commit_nsec;
+	uint64_t	jblocks;	/* block tags (journaled blocks) */
+	uint64_t	revokes;	/* revoke records */
+	uint64_t	touched;	/* live inodes it touches */
+	uint64_t	new_alloc;	/* new initialized blocks, allocated */
+	uint64_t	conversions;	/* unwritten -> written blocks */
+	uint64_t	new_unwritten;	/* new unwritten blocks */
+	uint64_t	prior_lost;	/* of the above two: "tid or earlier" */
+	uint64_t	ahead;		/* its blocks whose image copy equals one
+					 * of their journaled copies */
+	uint64_t	violations;	/* findings that are violations */
+	int		unreadable;	/* S_k could not be opened: skipped */
+};
+
+struct e4_order_opts {
+	int		data_mode;	/* enum e4_data_mode */
+	int		has_upto;
+	uint32_t	upto;		/* check T1..T(upto) only */
+	int		outside;	/* stale check outside the window:
+					 * -1 auto (stamped images), 0, 1 */
+	int		stamped;	/* -1 detect, 0 no, 1 yes */
+	int		list_mappings;	/* also report every new initialized
+					 * mapping as an E4_ORD_MAPPING finding */
+};
+
+struct e4_order_report {
+	int		data_mode;	/* resolved enum e4_data_mode */
+	int		data_mode_src;	/* enum e4_data_mode_src */
+	int		stamped;	/* the image carries the stamp */
+	struct e4_order_tx *tx;		/* checked transactions, log order */
+	size_t		ntx;
+	struct e4_order_finding *f;	/* findings, by tid then inode */
+	size_t		nf;
+	uint64_t	violations;	/* violation findings (runs) */
+	uint64_t	violation_blocks;
+	uint64_t	notes;		/* unverified / suspect findings */
+	int		outside_checked;
+	uint64_t	outside_blocks;	/* initialized blocks read in S_n */
+	int		journal_corrupt;/* the scan met corruption */
+	uint32_t	fc_blocks;	/* fast-commit blocks: not checked */
+	char		warnings[8][160];
+	int		nwarnings;
+};
+
+/*
+ * e4_order_check() - check alloc-on-commit ordering on the crash image
+ * @image (the file @fs was opened from, read-only) whose journal @j was
+ * scanned into @scan.  For each committed transaction Tk (up to
+ * opts->upto) it opens S_k and S_(k-1) through overlays
+ * (e4_overlay_map_state()), finds the inodes Tk touches (inode-table
+ * blocks, extent-tree and indirect blocks it journals), diffs their
+ * mappings, checks the data of every new initialized block against the
+ * stale-data stamp (or the journaled copy when replay writes the block),
+ * and runs the structural checks of e4tools issue 4.  Memory is bounded by
+ * the touched inodes and the findings.  Nothing is written.  On success
+ * *@ret is the report (e4_order_report_free()).
+ * Returns 0, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the image
+ * itself (errors in a replayed state are recorded as warnings instead).
+ */
+errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
+			 const struct e4_jscan *scan,
+			 const struct e4_order_opts *opts,
+			 struct e4_order_report **ret);
+
+/* e4_order_report_free() - release @rep (NULL is fine). */
+void e4_order_report_free(struct e4_order_report *rep);
+
+/* e4_order_kind_name() - short name of a finding kind ("stale", ...). */
+const char *e4_order_kind_name(int kind);
+
+/* e4_data_mode_name() - "auto", "ordered", "journal" or "writeback". */
+const char *e4_data_mode_name(int mode);
+/* ---- itable.c: lazy inode table initialisation (ITABLE_ZEROED) -------- */
+
+/*
+ * Everything these functions do is meaningful only on a file system with
+ * group descriptor checksums (uninit_bg, i.e. gdt_csum, or metadata_csum):
+ * without them the kernel never skips inode table zeroing, mke2fs always
+ * zeroes, and bg_flags/bg_itable_unused are not trusted.
+ * ext2fs_has_group_desc_csum() tells; e4_itable_summary() reports it.
+ */
+
+/* The inode table state of one block group (from its group descriptor). */
+struct e4_itable_group {
+	dgrp_t		group;
+	uint16_t	flags;		/* bg_flags: EXT2_BG_INODE_UNINIT,
+					 * EXT2_BG_BLOCK_UNINIT,
+					 * EXT2_BG_INODE_ZEROED */
+	uint32_t	itable_unused;	/* bg_itable_unused, inodes */
+	blk64_t		itable;		/* fs block of the inode table */
+	blk64_t		itable_blocks;	/* fs blocks (s_itb_per_group) */
+	blk64_t		used_blocks;	/* fs blocks the kernel keeps: those
+					 * that may hold in-use inodes */
+	blk64_t		zero_start;	/* fs block: itable + used_blocks */
+	blk64_t		to_zero;	/* fs blocks still to zero; 0 with
+					 * ITABLE_ZEROED or without group
+					 * descriptor checksums */
+	int		csum_ok;	/* group descriptor checksum verifies
+					 * (ext2fs_group_desc_csum_verify) */
+	int		valid;		/* itable_unused <= inodes_per_group
+					 * and the table lies in the fs */
+};
+
+/* The whole file system's lazy-init state. */
+struct e4_itable_summary {
+	int		applicable;	/* uninit_bg or metadata_csum */
+	dgrp_t		groups;		/* block groups */
+	dgrp_t		zeroed;		/* groups with ITABLE_ZEROED */
+	dgrp_t		inode_uninit;	/* groups with INODE_UNINIT */
+	dgrp_t		block_uninit;	/* groups with BLOCK_UNINIT */
+	dgrp_t		to_zero_groups;	/* groups still to zero (0 when not
+					 * applicable) */
+	blk64_t		to_zero_blocks;	/* fs blocks still to zero */
+	dgrp_t		bad_csum;	/* groups whose checksum fails */
+	dgrp_t		first_bad_csum;	/* first such group, or (dgrp_t)-1 */
+	dgrp_t		bad_desc;	/* groups that are not ->valid */
+	dgrp_t		first_bad_desc;	/* first such group, or (dgrp_t)-1 */
+};
+
+/* What e4_itable_finish() / e4_itable_unzero() did (or would do). */
+struct e4_itable_result {
+	dgrp_t		groups;		/* groups changed */
+	blk64_t		blocks;		/* fs blocks zeroed (or garbaged) */
+	blk64_t		runs;		/* contiguous runs issued */
+	const char	*method;	/* "punch", "zeroout", "write",
+					 * "garbage" or "flags" */
+};
+
+/* Flags for e4_itable_finish() and e4_itable_unzero(). */
+#define E4_ITABLE_FORCE		0x1	/* even if the journal needs
+					 * recovery (bg_itable_unused may be
+					 * stale) */
+#define E4_ITABLE_DRY_RUN	0x2	/* compute the result, write nothing */
+#define E4_ITABLE_GARBAGE	0x4	/* unzero: fill the unused part of
+					 * the table with non-zero bytes */
+#define E4_ITABLE_WRITE_ZEROES	0x8	/* finish: write zero blocks instead
+					 * of punching / zeroout */
+
+/*
+ * e4_itable_group() - the inode table state of group @g into @ig.
+ * ->used_blocks follows the kernel's ext4_init_inode_table()
+ * (fs/ext4/ialloc.c): 0 when INODE_UNINIT is set, else
+ * DIV_ROUND_UP(inodes_per_group - bg_itable_unused, inodes_per_block)
+ * fs blocks (capped at the table length); the kernel zeroes the rest.
+ * Returns 0 or EXT2_ET_INVALID_ARGUMENT when @g is out of range.
+ */
+errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
+			  struct e4_itable_group *ig);
+
+/*
+ * e4_itable_summary() - counts over every group (see struct
+ * e4_itable_summary): groups and fs blocks still to zero, checksum
+ * failures.  Reads only the in-memory group descriptors.  Returns 0.
+ */
+errcode_t e4_itable_summary(ext2_filsys fs, struct e4_itable_summary *s);
+
+/*
+ * e4_itable_finish() - do offline what the kernel's ext4lazyinit thread
+ * does (ext4_init_inode_table(), fs/ext4/ialloc.c): for every group
+ * without ITABLE_ZEROED zero fs blocks [zero_start, itable + itable_blocks)
+ * of its inode table, then set ITABLE_ZEROED and the group descriptor
+ * checksum (ext2fs_group_desc_csum_set) and mark the superblock dirty;
+ * ext2fs_close() writes the descriptors.  Adjacent ranges (flex_bg) are
+ * merged into runs.  On a regular file the zeroing is
+ * io_channel_discard(), which unix_io implements as
+ * fallocate(PUNCH_HOLE|KEEP_SIZE) (reads give zeroes, no space used) and
+ * undo_io records in its undo file first; on a block device it is
+ * io_channel_zeroout() (libext2fs 1.47: fallocate(ZERO_RANGE) on the
+ * device, which the kernel's blkdev_fallocate() turns into
+ * blkdev_issue_zeroout(), as BLKZEROOUT does); either falls back to
+ * writing zero blocks when unsupported.  Shows libext2fs's numeric
+ * progress when fs->flags has EXT2_FLAG_PRINT_PROGRESS.  Nothing is
+ * written unless every group descriptor verifies.  @fs must be open
+ * read-write unless E4_ITABLE_DRY_RUN.  *@bad_group (if not NULL) names
+ * the offending group on E4_ERR_GDT_CSUM / E4_ERR_BAD_GROUP_DESC.
+ * Returns 0, E4_ERR_NO_UNINIT_BG, E4_ERR_NEEDS_RECOVERY (unless
+ * E4_ITABLE_FORCE), E4_ERR_GDT_CSUM, E4_ERR_BAD_GROUP_DESC,
+ * EXT2_ET_RO_FILSYS, or io errors.
+ */
+errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
+			   struct e4_itable_result *res);
+
+/*
+ * e4_itable_unzero() - undo lazy init, for tests: clear ITABLE_ZEROED
+ * (and set the group descriptor checksum) on the groups whose byte in
+ * @sel is nonzero (@sel has fs->group_desc_count bytes; NULL = every
+ * group).  With E4_ITABLE_GARBAGE also fill the part of their inode
+ * tables the kernel would zero ([zero_start, itable + itable_blocks))
+ * with non-zero bytes ("E4LAZYGB" and the block number, every 16 bytes),
+ * written through fs->io.  Same checks and returns as e4_itable_finish().
+ */
+errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
+			   int flags, dgrp_t *bad_group,
+			   struct e4_itable_result *res);
+/* ---- unwritten.c: list and convert unwritten extents ------------------- */
+
+/*
+ * One leaf extent of an inode, as e4_inode_extents()/e4_fs_extents() report
+ * it.  On-disk rule (kernel fs/ext4/ext4_extents.h): ee_len > 32768 means
+ * unwritten with length ee_len - 32768; libext2fs decodes it into
+ * EXT2_EXTENT_FLAGS_UNINIT.  An unwritten extent reads as zeros.
+ */
+struct e4_extent_rec {
+	ext2_ino_t	ino;
+	blk64_t		lblk;		/* first logical block, fs blocks */
+	blk64_t		pblk;		/* first physical block, fs blocks */
+	blk64_t		len;		/* fs blocks */
+	int		unwritten;	/* EXT2_EXTENT_FLAGS_UNINIT set */
+	int		depth;		/* depth of the inode's extent tree */
+	errcode_t	error;		/* e4_fs_extents() only: nonzero when
+					 * the inode's tree could not be read
+					 * (then only ino is set) */
+};
+
+/* Totals of a walk, all counts (blocks in fs blocks).  Add up; zero it. */
+struct e4_extent_totals {
+	uint64_t	files;			/* extent inodes walked */
+	uint64_t	files_unwritten;	/* ... with unwritten extents */
+	uint64_t	extents;		/* leaf extents */
+	uint64_t	blocks;			/* blocks they map */
+	uint64_t	unwritten_extents;
+	uint64_t	unwritten_blocks;
+	uint64_t	bad_inodes;		/* unreadable extent trees */
+};
+
+/* Callback: return nonzero to stop the walk (E4_ERR_EXT_ABORTED). */
+typedef int (*e4_extent_func)(ext2_filsys fs,
+			      const struct e4_extent_rec *rec, void *priv);
+
+/* Flags of e4_inode_extents() and e4_fs_extents(). */
+#define E4_EXT_UNWRITTEN_ONLY	0x1	/* call @func for unwritten ones only
+					 * (totals still count every one) */
+
+/*
+ * e4_inode_extents() - call @func for each leaf extent of inode @ino, in
+ * lblk order (ext2fs_extent_get() EXT2_EXTENT_NEXT walk; index nodes are
+ * not reported), and add to *@totals when it is not NULL.  Directories
+ * and other extent inodes are walked like regular files.
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER (0 or > s_inodes_count),
+ * E4_ERR_INLINE_DATA, E4_ERR_NOT_EXTENT_INODE (block-mapped inode),
+ * E4_ERR_EXT_ABORTED (the callback stopped it), or libext2fs errors such as
+ * EXT2_ET_EXTENT_HEADER_BAD and EXT2_ET_EXTENT_CSUM_INVALID.
+ */
+errcode_t e4_inode_extents(ext2_filsys fs, ext2_ino_t ino, int flags,
+			   e4_extent_func func, void *priv,
+			   struct e4_extent_totals *totals);
+
+/*
+ * e4_fs_extents() - e4_inode_extents() for every in-use inode (inode
+ * bitmap) with EXT4_EXTENTS_FL and without EXT4_INLINE_DATA_FL, in inode
+ * order, through one ext2fs inode scan (unused inode-table tails of
+ * uninit_bg/metadata_csum groups are skipped, as e2fsck does).  An inode
+ * whose tree cannot be read does not stop the walk: @func gets a record
+ * with only ino and error set, and totals->bad_inodes counts it.  Reads
+ * the inode bitmap if fs->inode_map is not loaded.
+ * Returns 0, E4_ERR_EXT_ABORTED, or libext2fs errors of the scan.
+ */
+errcode_t e4_fs_extents(ext2_filsys fs, int flags, e4_extent_func func,
+			void *priv, struct e4_extent_totals *totals);
+
+/* Flags of e4_mark_range(); exactly one of the first two. */
+#define E4_MARK_UNWRITTEN	0x01	/* make the range unwritten */
+#define E4_MARK_WRITTEN		0x02	/* make it written (initialized) */
+#define E4_MARK_KEEP_CONTENTS	0x04	/* written: do NOT zero the blocks
+					 * first; exposes what they hold */
+#define E4_MARK_SKIP_HOLES	0x08	/* holes in the range are skipped,
+					 * not an error */
+#define E4_MARK_DRY_RUN		0x10	/* validate and count; write nothing */
+
+/* What e4_mark_range() changed (or, with E4_MARK_DRY_RUN, would change). */
+struct e4_mark_result {
+	uint64_t	extents_changed;	/* extents whose flag changes in
+						 * part or whole */
+	uint64_t	blocks_changed;		/* blocks whose flag changes */
+	uint64_t	unchanged_blocks;	/* already in that state */
+	uint64_t	hole_blocks;		/* holes (E4_MARK_SKIP_HOLES) */
+	uint64_t	blocks_zeroed;		/* fs blocks zeroed */
+	uint64_t	merges;			/* neighbour merges done (not
+						 * known for a dry run) */
+};
+
+/*
+ * e4_mark_range() - mark logical blocks [@lblk, @lblk + @len) (fs blocks)
+ * of regular file @ino unwritten or written.  Leaf extents are split at
+ * the range edges; converted parts are cut to the kernel's maximum
+ * lengths (ext4_extents.h: EXT_UNWRITTEN_MAX_LEN 32767 blocks unwritten,
+ * EXT_INIT_MAX_LEN 32768 initialized); then neighbours in the same leaf
+ * that became mergeable are merged by the rule of the kernel's
+ * ext4_can_extents_be_merged() (same flag, contiguous lblk and pblk,
+ * combined length within the maximum; like ext4_ext_try_to_merge() it
+ * does not merge across leaves).  libext2fs's extent API
+ * (ext2fs_extent_replace/insert/delete/fix_parents) keeps the tree valid
+ * at any depth, splitting full nodes (which allocates blocks: the block
+ * bitmap is read if needed) and setting extent block and inode checksums.
+ * E4_MARK_WRITTEN zeroes the converted blocks first (io_channel_zeroout,
+ * else plain writes) and flushes, unless E4_MARK_KEEP_CONTENTS.
+ * Validation reads every extent before anything is written: on any error
+ * but an io or allocation failure in the final pass, nothing was written.
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_NOT_REGULAR,
+ * E4_ERR_INLINE_DATA, E4_ERR_NOT_EXTENT_INODE, E4_ERR_BIGALLOC (bigalloc
+ * is not supported: an extent maps clusters there), E4_ERR_RANGE (@len 0,
+ * or past logical block 2^32 - 1), E4_ERR_PAST_EOF (the range goes past
+ * the end of the file: i_size rounded up to a block, or, marking
+ * unwritten, the end of the last extent if that is further (fallocate
+ * KEEP_SIZE); initialized blocks past i_size are what e2fsck's pass 1
+ * rejects); unmapped blocks before that end are holes:
+ * E4_ERR_HOLE_IN_RANGE (a hole in the range without E4_MARK_SKIP_HOLES),
+ * EXT2_ET_RO_FILSYS (a change is needed on a read-only fs), libext2fs and
+ * io errors.  *@res (if not NULL) says what changed.
+ */
+errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
+			blk64_t len, int flags, struct e4_mark_result *res);
 
 #endif /* E4_H */

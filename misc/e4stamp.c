@@ -1,0 +1,289 @@
+/*
+ * e4stamp.c --- stamp a file or device with the stale-data pattern, or
+ * count the stale units it still holds (see e4stamp(8)).  The pattern and
+ * the predicate live in libe4 (lib/e4/stamp.c).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "util.h"
+
+static const char *prog = "e4stamp";
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"Usage: %s [-o offset] [-l length] [-s size] [-b bufsize] "
+		"device\n"
+		"       %s -c [--json] [-o offset] [-l length] device\n"
+		"       %s -c [--json] -B blocksize device block[-block]...\n"
+		"Sizes and offsets in bytes, suffixes K M G; multiples of "
+		"1024.\n", prog, prog, prog);
+	exit(16);
+}
+
+/* Parse a byte count with an optional K/M/G suffix; -1 on error. */
+static long long parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *s == '-')
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end || v > (1ULL << 62))
+		return -1;
+	return (long long)v;
+}
+
+static int do_stamp(const char *dev, int fd, uint64_t off, uint64_t len,
+		    size_t bufsize)
+{
+	unsigned char *buf;
+	uint64_t pos = off;
+
+	buf = malloc(bufsize);
+	if (!buf) {
+		com_err(prog, ENOMEM, "while allocating a %zu-byte buffer",
+			bufsize);
+		return 8;
+	}
+	while (pos < off + len) {
+		size_t n = bufsize;
+		ssize_t w;
+
+		if (n > off + len - pos)
+			n = off + len - pos;
+		e4_stamp_fill(buf, pos, n);
+		w = pwrite(fd, buf, n, (off_t)pos);
+		if (w != (ssize_t)n) {
+			com_err(prog, w < 0 ? errno : EIO,
+				"while writing %s at byte %llu", dev,
+				(unsigned long long)pos);
+			free(buf);
+			return 8;
+		}
+		pos += n;
+	}
+	free(buf);
+	if (fsync(fd) && errno != EINVAL) {
+		com_err(prog, errno, "while syncing %s", dev);
+		return 8;
+	}
+	return 0;
+}
+
+/* Count stale units in [off, off+len); with @bs, also stale blocks. */
+static int count_range(const char *dev, int fd, uint64_t off, uint64_t len,
+		       unsigned int bs, size_t bufsize, uint64_t *units,
+		       uint64_t *stale, uint64_t *blocks, uint64_t *sblocks)
+{
+	unsigned char *buf;
+	uint64_t pos = off;
+
+	if (bs && bufsize % bs)
+		bufsize = bs;
+	buf = malloc(bufsize);
+	if (!buf) {
+		com_err(prog, ENOMEM, "while allocating a buffer");
+		return 8;
+	}
+	while (pos < off + len) {
+		size_t n = bufsize, i;
+		ssize_t r;
+
+		if (n > off + len - pos)
+			n = off + len - pos;
+		r = pread(fd, buf, n, (off_t)pos);
+		if (r != (ssize_t)n) {
+			com_err(prog, r < 0 ? errno : EIO,
+				"while reading %s at byte %llu", dev,
+				(unsigned long long)pos);
+			free(buf);
+			return 8;
+		}
+		*units += e4_stamp_units(pos, n);
+		if (bs) {
+			for (i = 0; i < n; i += bs) {
+				size_t s = e4_stamp_count_stale(buf + i,
+								pos + i, bs);
+				*stale += s;
+				*blocks += 1;
+				*sblocks += s != 0;
+			}
+		} else {
+			*stale += e4_stamp_count_stale(buf, pos, n);
+		}
+		pos += n;
+	}
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long long off = 0, len = -1, size = -1, bufsize = 1 << 20, v;
+	long long bs = 0;
+	int c, check = 0, json = 0, fd, rc = 0, i;
+	uint64_t units = 0, stale = 0, blocks = 0, sblocks = 0, devsize;
+	const char *dev;
+	struct stat st;
+	off_t end;
+
+	add_error_table(&et_e4_error_table);
+	while ((c = getopt_long(argc, argv, "cB:o:l:s:b:h", longopts,
+				NULL)) != -1) {
+		const char *arg = optarg;
+
+		switch (c) {
+		case 'c': check = 1; break;
+		case 'J': json = 1; break;
+		case 'o': case 'l': case 's': case 'b': case 'B':
+			v = parse_size(arg);
+			if (v < 0 || (c != 's' && v % 1024) ||
+			    ((c == 'b' || c == 'B') && v == 0)) {
+				fprintf(stderr, "%s: invalid -%c '%s'\n",
+					prog, c, arg);
+				usage();
+			}
+			if (c == 'o') off = v;
+			else if (c == 'l') len = v;
+			else if (c == 's') size = v;
+			else if (c == 'b') bufsize = v;
+			else bs = v;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc || (!check && (argc - optind != 1 || bs || json)) ||
+	    (check && size >= 0) ||
+	    (check && argc - optind > 1 && (!bs || off || len >= 0)) ||
+	    (bs && bs & (bs - 1)))
+		usage();
+	dev = argv[optind];
+	if (!check) {
+		int mount_flags = 0;
+
+		if (ext2fs_check_if_mounted(dev, &mount_flags) == 0 &&
+		    (mount_flags & EXT2_MF_MOUNTED)) {
+			com_err(prog, E4_ERR_MOUNTED, "while stamping %s", dev);
+			return 8;
+		}
+	}
+	fd = open(dev, check ? O_RDONLY : (O_RDWR | (size >= 0 ? O_CREAT : 0)),
+		  0644);
+	if (fd < 0) {
+		com_err(prog, errno, "while opening %s", dev);
+		return 8;
+	}
+	if (size >= 0) {
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+		    ftruncate(fd, size)) {
+			com_err(prog, errno ? errno : EINVAL,
+				"while setting the size of %s (-s needs a "
+				"regular file)", dev);
+			close(fd);
+			return 8;
+		}
+	}
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0) {
+		com_err(prog, errno, "while finding the size of %s", dev);
+		close(fd);
+		return 8;
+	}
+	devsize = (uint64_t)end;
+	if (len < 0)
+		len = devsize > (uint64_t)off ? (long long)(devsize - off) : 0;
+	if ((uint64_t)off + len > devsize) {
+		fprintf(stderr, "%s: range [%lld, %lld) lies past the end of "
+			"%s (%llu bytes)\n", prog, off, off + len, dev,
+			(unsigned long long)devsize);
+		close(fd);
+		return 16;
+	}
+	if (!check) {
+		rc = do_stamp(dev, fd, off, len, bufsize);
+		if (!rc)
+			printf("%s: stamped bytes [%lld, %lld) (%lld units)\n",
+			       dev, off, off + len, len / 1024);
+		close(fd);
+		return rc;
+	}
+	if (argc - optind > 1) {
+		for (i = optind + 1; i < argc && !rc; i++) {
+			unsigned long long a, b;
+			char *e;
+
+			a = strtoull(argv[i], &e, 0);
+			b = a;
+			if (*e == '-')
+				b = strtoull(e + 1, &e, 0);
+			if (*e || b < a || (b + 1) * bs > devsize) {
+				fprintf(stderr, "%s: invalid block range "
+					"'%s'\n", prog, argv[i]);
+				close(fd);
+				return 16;
+			}
+			rc = count_range(dev, fd, a * bs, (b - a + 1) * bs,
+					 bs, bufsize, &units, &stale, &blocks,
+					 &sblocks);
+		}
+	} else {
+		rc = count_range(dev, fd, off, len, bs, bufsize, &units,
+				 &stale, &blocks, &sblocks);
+	}
+	close(fd);
+	if (rc)
+		return rc;
+	if (json) {
+		struct e4_json js;
+
+		e4_json_init(&js, stdout);
+		e4_json_obj_begin(&js, NULL);
+		e4_json_str(&js, "device", dev);
+		e4_json_u64(&js, "units", units);
+		e4_json_u64(&js, "stale_units", stale);
+		if (bs) {
+			e4_json_u64(&js, "blocksize", bs);
+			e4_json_u64(&js, "blocks", blocks);
+			e4_json_u64(&js, "stale_blocks", sblocks);
+		}
+		e4_json_obj_end(&js);
+		e4_json_finish(&js);
+	} else {
+		printf("%s: %llu of %llu units stale", dev,
+		       (unsigned long long)stale, (unsigned long long)units);
+		if (bs)
+			printf(", %llu of %llu blocks stale",
+			       (unsigned long long)sblocks,
+			       (unsigned long long)blocks);
+		printf("\n");
+	}
+	return 0;
+}

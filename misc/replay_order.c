@@ -1,0 +1,426 @@
+/*
+ * replay_order.c --- `e4replay --check-order`: option parsing and output
+ * of the alloc-on-commit ordering check (the check is libe4's order.c).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "util.h"
+#include "replay_order.h"
+
+static const char *prog = "e4replay";
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"Usage: %s --check-order [--json] [--upto TID] "
+		"[--data-mode=auto|ordered|journal|writeback]\n"
+		"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
+		"[--list-mappings] [-j journal_dev]\n"
+		"\t[-o OUTPUT | --replay] IMAGE\n", prog);
+	return 16;
+}
+
+int e4replay_is_check_order(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--check-order"))
+			return 1;
+	}
+	return 0;
+}
+
+static int tri(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return -1;
+	if (!strcmp(s, "yes"))
+		return 1;
+	if (!strcmp(s, "no"))
+		return 0;
+	return -2;
+}
+
+static const char *evid_name(int e)
+{
+	return e == E4_EVID_IMAGE ? "image" :
+		e == E4_EVID_JOURNAL ? "journal" : "none";
+}
+
+static const char *attribution(const struct e4_order_finding *f)
+{
+	if (f->kind == E4_ORD_STALE_OUTSIDE)
+		return "outside the journal window";
+	if (f->kind == E4_ORD_DATA_JOURNALED)
+		return "journaled";
+	if (f->prior_lost)
+		return f->conversion ? "conversion in tid or earlier "
+			"(prior state lost)" : "new in tid or earlier "
+			"(prior state lost)";
+	return f->conversion ? "unwritten -> written conversion" :
+		"newly allocated";
+}
+
+static void fmt_time(uint64_t sec, char *buf, size_t len)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (!sec || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "-");
+}
+
+static void print_finding_text(const struct e4_order_finding *f)
+{
+	if (f->has_tid)
+		printf("  tid %u: ", f->tid);
+	else
+		printf("  after the window: ");
+	printf("%s inode %u", e4_order_kind_name(f->kind), f->ino);
+	if (f->path)
+		printf(" (%s)", f->path);
+	printf(" lblk %llu pblk %llu len %llu",
+	       (unsigned long long)f->lblk, (unsigned long long)f->pblk,
+	       (unsigned long long)f->len);
+	switch (f->kind) {
+	case E4_ORD_STALE:
+		printf(": stale data exposed by tid %u", f->tid);
+		break;
+	case E4_ORD_STALE_OUTSIDE:
+		printf(": stale data not exposed by a journaled transaction");
+		break;
+	case E4_ORD_DOUBLE_MAPPED:
+		printf(": also mapped by inode %u lblk %llu", f->other_ino,
+		       (unsigned long long)f->other_lblk);
+		break;
+	}
+	if (f->units)
+		printf(" [%llu/%llu units stale, %s",
+		       (unsigned long long)f->stale_units,
+		       (unsigned long long)f->units, evid_name(f->evidence));
+	else
+		printf(" [%s", evid_name(f->evidence));
+	if (f->evidence == E4_EVID_JOURNAL)
+		printf(" copy of tid %u", f->evid_tid);
+	printf("; %s]\n", attribution(f));
+}
+
+static void print_text(const char *image, const struct e4_jscan *scan,
+		       const struct e4_order_report *rep)
+{
+	static const char *src[] = { "given", "default mount options",
+				     "inferred: file data journaled",
+				     "assumed" };
+	size_t i;
+	int v, hdr;
+
+	printf("%s: %zu committed transaction(s), %zu checked; "
+	       "data mode %s (%s); stamp %s\n", image, scan->ncommitted,
+	       rep->ntx, e4_data_mode_name(rep->data_mode),
+	       src[rep->data_mode_src], rep->stamped ? "found" : "not found");
+	printf("%10s %-19s %7s %7s %7s %7s %9s %7s %10s\n", "tid",
+	       "commit time (UTC)", "jblocks", "revokes", "new", "conv",
+	       "unwritten", "ahead", "violations");
+	for (i = 0; i < rep->ntx; i++) {
+		const struct e4_order_tx *t = &rep->tx[i];
+		char tb[32];
+
+		fmt_time(t->commit_sec, tb, sizeof(tb));
+		printf("%10u %-19s %7llu %7llu %7llu %7llu %9llu %7llu %10llu"
+		       "%s\n", t->tid, tb, (unsigned long long)t->jblocks,
+		       (unsigned long long)t->revokes,
+		       (unsigned long long)t->new_alloc,
+		       (unsigned long long)t->conversions,
+		       (unsigned long long)t->new_unwritten,
+		       (unsigned long long)t->ahead,
+		       (unsigned long long)t->violations,
+		       t->unreadable ? "  (state unreadable)" : "");
+	}
+	for (v = 2; v >= 0; v--) {
+		hdr = 0;
+		for (i = 0; i < rep->nf; i++) {
+			const struct e4_order_finding *f = &rep->f[i];
+			int cls = f->kind < E4_ORD_NOTE_FIRST ? 2 :
+				f->kind == E4_ORD_MAPPING ? 0 : 1;
+
+			if (cls != v)
+				continue;
+			if (!hdr++)
+				printf(v == 2 ? "violations:\n" : v == 1 ?
+				       "notes:\n" : "new mappings:\n");
+			print_finding_text(f);
+		}
+	}
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		printf("warning: %s\n", rep->warnings[i]);
+	if (rep->outside_checked)
+		printf("outside the window: %llu initialized blocks of S_n "
+		       "checked for the stamp\n",
+		       (unsigned long long)rep->outside_blocks);
+	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)\n",
+	       rep->violations ? "FAIL" : "OK",
+	       (unsigned long long)rep->violations,
+	       (unsigned long long)rep->violation_blocks,
+	       (unsigned long long)rep->notes);
+}
+
+static void print_json(const char *image, const struct e4_jscan *scan,
+		       const struct e4_order_report *rep)
+{
+	struct e4_json js;
+	size_t i;
+
+	e4_json_init(&js, stdout);
+	e4_json_obj_begin(&js, NULL);
+	e4_json_str(&js, "image", image);
+	e4_json_u64(&js, "committed", scan->ncommitted);
+	e4_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
+	e4_json_u64(&js, "data_mode_source", rep->data_mode_src);
+	e4_json_bool(&js, "stamped", rep->stamped);
+	e4_json_bool(&js, "journal_corrupt", rep->journal_corrupt);
+	e4_json_u64(&js, "fast_commit_blocks_unchecked", rep->fc_blocks);
+	e4_json_u64(&js, "violations", rep->violations);
+	e4_json_u64(&js, "violation_blocks", rep->violation_blocks);
+	e4_json_u64(&js, "notes", rep->notes);
+	e4_json_bool(&js, "outside_checked", rep->outside_checked);
+	e4_json_u64(&js, "outside_blocks", rep->outside_blocks);
+	e4_json_arr_begin(&js, "transactions");
+	for (i = 0; i < rep->ntx; i++) {
+		const struct e4_order_tx *t = &rep->tx[i];
+
+		e4_json_obj_begin(&js, NULL);
+		e4_json_u64(&js, "tid", t->tid);
+		e4_json_u64(&js, "commit_sec", t->commit_sec);
+		e4_json_u64(&js, "commit_nsec", t->commit_nsec);
+		e4_json_u64(&js, "jblocks", t->jblocks);
+		e4_json_u64(&js, "revokes", t->revokes);
+		e4_json_u64(&js, "touched_inodes", t->touched);
+		e4_json_u64(&js, "new_alloc", t->new_alloc);
+		e4_json_u64(&js, "conversions", t->conversions);
+		e4_json_u64(&js, "new_unwritten", t->new_unwritten);
+		e4_json_u64(&js, "prior_lost", t->prior_lost);
+		e4_json_u64(&js, "ahead", t->ahead);
+		e4_json_u64(&js, "violations", t->violations);
+		e4_json_bool(&js, "unreadable", t->unreadable);
+		e4_json_obj_end(&js);
+	}
+	e4_json_arr_end(&js);
+	e4_json_arr_begin(&js, "findings");
+	for (i = 0; i < rep->nf; i++) {
+		const struct e4_order_finding *f = &rep->f[i];
+
+		e4_json_obj_begin(&js, NULL);
+		e4_json_str(&js, "kind", e4_order_kind_name(f->kind));
+		e4_json_bool(&js, "violation", f->kind < E4_ORD_NOTE_FIRST);
+		if (f->has_tid)
+			e4_json_u64(&js, "tid", f->tid);
+		else
+			e4_json_null(&js, "tid");
+		e4_json_u64(&js, "ino", f->ino);
+		if (f->path)
+			e4_json_str(&js, "path", f->path);
+		else
+			e4_json_null(&js, "path");
+		e4_json_u64(&js, "lblk", f->lblk);
+		e4_json_u64(&js, "pblk", f->pblk);
+		e4_json_u64(&js, "len", f->len);
+		e4_json_bool(&js, "conversion", f->conversion);
+		e4_json_bool(&js, "prior_lost", f->prior_lost);
+		e4_json_str(&js, "evidence", evid_name(f->evidence));
+		if (f->evidence == E4_EVID_JOURNAL)
+			e4_json_u64(&js, "evidence_tid", f->evid_tid);
+		e4_json_u64(&js, "stale_units", f->stale_units);
+		e4_json_u64(&js, "units", f->units);
+		if (f->kind == E4_ORD_DOUBLE_MAPPED) {
+			e4_json_u64(&js, "other_ino", f->other_ino);
+			e4_json_u64(&js, "other_lblk", f->other_lblk);
+		}
+		e4_json_obj_end(&js);
+	}
+	e4_json_arr_end(&js);
+	e4_json_arr_begin(&js, "warnings");
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		e4_json_str(&js, NULL, rep->warnings[i]);
+	e4_json_arr_end(&js);
+	e4_json_obj_end(&js);
+	e4_json_finish(&js);
+}
+
+/* The e4replay command line that replays after the check. */
+static char **replay_argv(char **argv, const char *output, int json,
+			  int has_upto, const char *upto, const char *jdev,
+			  const char *image, int *n)
+{
+	static char *rv[12];
+	int i = 0;
+
+	rv[i++] = argv[0];
+	if (json)
+		rv[i++] = (char *)"--json";
+	if (has_upto) {
+		rv[i++] = (char *)"--upto";
+		rv[i++] = (char *)upto;
+	}
+	if (jdev) {
+		rv[i++] = (char *)"-j";
+		rv[i++] = (char *)jdev;
+	}
+	if (output) {
+		rv[i++] = (char *)"-o";
+		rv[i++] = (char *)output;
+	}
+	rv[i++] = (char *)image;
+	rv[i] = NULL;
+	*n = i;
+	return rv;
+}
+
+int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
+{
+	static const struct option longopts[] = {
+		{ "check-order", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "upto", required_argument, NULL, 'U' },
+		{ "data-mode", required_argument, NULL, 'D' },
+		{ "outside", required_argument, NULL, 'X' },
+		{ "stamped", required_argument, NULL, 'S' },
+		{ "replay", no_argument, NULL, 'R' },
+		{ "list-mappings", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct e4_order_opts o;
+	struct e4_order_report *rep = NULL;
+	struct e4_jscan *scan = NULL;
+	e4_journal_t j = NULL;
+	ext2_filsys fs = NULL;
+	const char *output = NULL, *jdev = NULL, *image, *upto_arg = NULL;
+	int c, json = 0, in_place = 0, rc = 0;
+	unsigned long v;
+	char *end;
+	errcode_t retval;
+
+	*rargc = 0;
+	memset(&o, 0, sizeof(o));
+	o.outside = -1;
+	o.stamped = -1;
+	add_error_table(&et_e4_error_table);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:j:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			break;
+		case 'J':
+			json = 1;
+			break;
+		case 'U':
+			v = strtoul(optarg, &end, 0);
+			if (!*optarg || *end || v > 0xffffffffUL) {
+				fprintf(stderr, "%s: invalid tid '%s'\n", prog,
+					optarg);
+				return usage();
+			}
+			o.has_upto = 1;
+			o.upto = (uint32_t)v;
+			upto_arg = optarg;
+			break;
+		case 'D':
+			if (!strcmp(optarg, "auto"))
+				o.data_mode = E4_DATA_AUTO;
+			else if (!strcmp(optarg, "ordered"))
+				o.data_mode = E4_DATA_ORDERED;
+			else if (!strcmp(optarg, "journal"))
+				o.data_mode = E4_DATA_JOURNAL;
+			else if (!strcmp(optarg, "writeback"))
+				o.data_mode = E4_DATA_WRITEBACK;
+			else
+				return usage();
+			break;
+		case 'X':
+		case 'S':
+			if (tri(optarg) < -1)
+				return usage();
+			if (c == 'X')
+				o.outside = tri(optarg);
+			else
+				o.stamped = tri(optarg);
+			break;
+		case 'L':
+			o.list_mappings = 1;
+			break;
+		case 'R':
+			in_place = 1;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'j':
+			jdev = optarg;
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (optind != argc - 1 || (output && in_place))
+		return usage();
+	image = argv[optind];
+
+	retval = e4_tool_open_fs(prog, image, E4_OPEN_IGNORE_CSUM |
+				 E4_OPEN_FORCE, NULL, &fs);
+	if (retval)
+		return 8;
+	retval = e4_journal_open(fs, jdev, 0, &j);
+	if (retval) {
+		com_err(prog, retval, "while opening the journal of %s",
+			image);
+		rc = 8;
+		goto out;
+	}
+	retval = e4_journal_scan(j, 0, 0, &scan);
+	if (retval) {
+		com_err(prog, retval, "while scanning the journal of %s",
+			image);
+		rc = 8;
+		goto out;
+	}
+	retval = e4_order_check(fs, j, image, scan, &o, &rep);
+	if (retval) {
+		com_err(prog, retval, "while checking the ordering of %s",
+			image);
+		rc = retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
+		goto out;
+	}
+	if (json)
+		print_json(image, scan, rep);
+	else
+		print_text(image, scan, rep);
+	if (rep->violations || rep->journal_corrupt || scan->corrupt)
+		rc |= 4;
+	fflush(stdout);
+	if (output || in_place) {
+		*rargv = replay_argv(argv, output, json, o.has_upto, upto_arg,
+				     jdev, image, rargc);
+		optind = 1;
+	}
+out:
+	e4_order_report_free(rep);
+	e4_jscan_free(scan);
+	e4_journal_close(j);
+	if (fs)
+		ext2fs_close_free(&fs);
+	return rc;
+}

@@ -1,0 +1,277 @@
+/*
+ * test_unwritten.c --- unit tests of unwritten.c on a file system built
+ * here with libext2fs (ext2fs_initialize, files by ext2fs_fallocate):
+ * listing, marking both ways, dry-run counts, zeroing, holes, errors.
+ */
+#include "unit.h"
+
+#include <unistd.h>
+
+#define BS	4096
+
+struct fx {
+	char		path[64];
+	ext2_filsys	fs;
+	ext2_ino_t	ino;	/* 100 blocks, unwritten, i_size 100 blocks */
+};
+
+static int setup(void **state)
+{
+	struct ext2_super_block param;
+	struct ext2_inode inode;
+	struct fx *f = calloc(1, sizeof(*f));
+	int fd;
+
+	assert_non_null(f);
+	strcpy(f->path, "/tmp/e4-unit-uw-XXXXXX");
+	fd = mkstemp(f->path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 8192 * BS), 0);	/* sparse */
+	close(fd);
+	memset(&param, 0, sizeof(param));
+	ext2fs_blocks_count_set(&param, 8192);
+	param.s_log_block_size = 2;		/* 4096 bytes */
+	param.s_inodes_count = 256;
+	ext2fs_set_feature_extents(&param);
+	ext2fs_set_feature_metadata_csum(&param);
+	assert_int_equal(ext2fs_initialize(f->path, EXT2_FLAG_RW |
+					   EXT2_FLAG_64BITS, &param,
+					   unix_io_manager, &f->fs), 0);
+	assert_int_equal(ext2fs_allocate_tables(f->fs), 0);
+	assert_int_equal(ext2fs_mkdir(f->fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
+				      0), 0);
+	assert_int_equal(ext2fs_new_inode(f->fs, EXT2_ROOT_INO,
+					  LINUX_S_IFREG | 0644, 0, &f->ino),
+			 0);
+	ext2fs_inode_alloc_stats2(f->fs, f->ino, +1, 0);
+	memset(&inode, 0, sizeof(inode));
+	inode.i_mode = LINUX_S_IFREG | 0644;
+	inode.i_links_count = 1;
+	inode.i_flags = EXT4_EXTENTS_FL;	/* i_block zero: libext2fs
+						 * writes the header */
+	assert_int_equal(ext2fs_inode_size_set(f->fs, &inode, 100 * BS), 0);
+	assert_int_equal(ext2fs_write_new_inode(f->fs, f->ino, &inode), 0);
+	assert_int_equal(ext2fs_fallocate(f->fs, EXT2_FALLOCATE_FORCE_UNINIT,
+					  f->ino, NULL, ~0ULL, 0, 100), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	ext2fs_close_free(&f->fs);
+	unlink(f->path);
+	free(f);
+	return 0;
+}
+
+struct got {
+	struct e4_extent_rec	r[16];
+	int			n;
+};
+
+static int collect(ext2_filsys fs, const struct e4_extent_rec *r,
+		   void *priv)
+{
+	struct got *g = priv;
+
+	(void)fs;
+	if (g->n < 16)
+		g->r[g->n] = *r;
+	g->n++;
+	return 0;
+}
+
+static void list(struct fx *f, struct got *g, struct e4_extent_totals *t)
+{
+	memset(g, 0, sizeof(*g));
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(e4_inode_extents(f->fs, f->ino, 0, collect, g, t), 0);
+}
+
+/* Assert extent @k is [lblk, lblk+len) with flag @uw. */
+static void ext_is(const struct got *g, int k, blk64_t lblk, blk64_t len,
+		   int uw)
+{
+	assert_true(k < g->n);
+	assert_int_equal(g->r[k].lblk, lblk);
+	assert_int_equal(g->r[k].len, len);
+	assert_int_equal(g->r[k].unwritten, uw);
+}
+
+static void test_list(void **state)
+{
+	struct fx *f = *state;
+	struct e4_extent_totals t;
+	struct got g;
+
+	list(f, &g, &t);
+	assert_int_equal(g.n, 1);
+	ext_is(&g, 0, 0, 100, 1);
+	assert_int_equal(t.files, 1);
+	assert_int_equal(t.files_unwritten, 1);
+	assert_int_equal(t.unwritten_extents, 1);
+	assert_int_equal(t.unwritten_blocks, 100);
+	/* fs-wide: the root directory's extent too, one unwritten file */
+	memset(&g, 0, sizeof(g));
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(e4_fs_extents(f->fs, E4_EXT_UNWRITTEN_ONLY, collect,
+				       &g, &t), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.r[0].ino, f->ino);
+	assert_int_equal(t.files, 2);
+	assert_int_equal(t.extents, 2);
+	assert_int_equal(t.files_unwritten, 1);
+}
+
+static void test_mark_both_ways(void **state)
+{
+	struct fx *f = *state;
+	struct e4_mark_result r, dry;
+	struct e4_extent_totals t;
+	struct got g;
+	blk64_t pblk;
+
+	list(f, &g, &t);
+	pblk = g.r[0].pblk;
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 10, 10, E4_MARK_WRITTEN |
+				       E4_MARK_KEEP_CONTENTS, &r), 0);
+	assert_int_equal(r.extents_changed, 1);
+	assert_int_equal(r.blocks_changed, 10);
+	assert_int_equal(r.blocks_zeroed, 0);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 3);
+	ext_is(&g, 0, 0, 10, 1);
+	ext_is(&g, 1, 10, 10, 0);
+	ext_is(&g, 2, 20, 80, 1);
+	assert_int_equal(g.r[1].pblk, pblk + 10);
+	assert_int_equal(g.r[2].pblk, pblk + 20);
+	/* The dry run counts what the real run then does, and writes
+	 * nothing. */
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 100,
+				       E4_MARK_UNWRITTEN | E4_MARK_DRY_RUN,
+				       &dry), 0);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 100,
+				       E4_MARK_UNWRITTEN, &r), 0);
+	assert_int_equal(dry.blocks_changed, 10);
+	assert_int_equal(dry.unchanged_blocks, 90);
+	assert_int_equal(r.blocks_changed, dry.blocks_changed);
+	assert_int_equal(r.extents_changed, dry.extents_changed);
+	assert_int_equal(r.merges, 2);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 1);
+	ext_is(&g, 0, 0, 100, 1);
+	assert_int_equal(g.r[0].pblk, pblk);
+}
+
+static void test_zeroing(void **state)
+{
+	struct fx *f = *state;
+	struct e4_extent_totals t;
+	struct got g;
+	char *buf = malloc(4 * BS), *zero = calloc(1, 4 * BS);
+	blk64_t pblk, k;
+
+	assert_non_null(buf);
+	assert_non_null(zero);
+	list(f, &g, &t);
+	pblk = g.r[0].pblk;
+	memset(buf, 0x5a, 4 * BS);
+	assert_int_equal(io_channel_write_blk64(f->fs->io, pblk, 4, buf), 0);
+	/* --keep-contents: the bytes stay */
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 2, E4_MARK_WRITTEN |
+				       E4_MARK_KEEP_CONTENTS, NULL), 0);
+	memset(buf, 0, 4 * BS);
+	assert_int_equal(io_channel_read_blk64(f->fs->io, pblk, 4, buf), 0);
+	assert_int_equal(buf[0], 0x5a);
+	assert_int_equal(buf[4 * BS - 1], 0x5a);
+	/* default: blocks 2-3 are zeroed before they become written */
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 2, 2, E4_MARK_WRITTEN,
+				       NULL), 0);
+	assert_int_equal(io_channel_read_blk64(f->fs->io, pblk, 4, buf), 0);
+	assert_int_equal(buf[2 * BS - 1], 0x5a);
+	assert_memory_equal(buf + 2 * BS, zero, 2 * BS);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 2);
+	ext_is(&g, 0, 0, 4, 0);		/* merged */
+	/* A long run (io_channel_zeroout) over blocks that sit in unix_io's
+	 * cache: reads afterwards must see zeros, not the cached bytes. */
+	memset(buf, 0x5a, 4 * BS);
+	for (k = 4; k < 24; k += 4)
+		assert_int_equal(io_channel_write_blk64(f->fs->io, pblk + k, 4,
+							buf), 0);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 4, 20, E4_MARK_WRITTEN,
+				       NULL), 0);
+	for (k = 4; k < 24; k += 4) {
+		assert_int_equal(io_channel_read_blk64(f->fs->io, pblk + k, 4,
+						       buf), 0);
+		assert_memory_equal(buf, zero, 4 * BS);
+	}
+	free(buf);
+	free(zero);
+}
+
+static void test_holes_and_errors(void **state)
+{
+	struct fx *f = *state;
+	struct e4_mark_result r;
+	struct e4_extent_totals t;
+	struct got g;
+
+	assert_int_equal(ext2fs_punch(f->fs, f->ino, NULL, NULL, 40, 49), 0);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 30, 30, E4_MARK_WRITTEN,
+				       &r), E4_ERR_HOLE_IN_RANGE);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 2);		/* untouched */
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 30, 30, E4_MARK_WRITTEN |
+				       E4_MARK_SKIP_HOLES, &r), 0);
+	assert_int_equal(r.hole_blocks, 10);
+	assert_int_equal(r.blocks_changed, 20);
+	assert_int_equal(r.blocks_zeroed, 20);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 4);
+	ext_is(&g, 0, 0, 30, 1);
+	ext_is(&g, 1, 30, 10, 0);
+	ext_is(&g, 2, 50, 10, 0);
+	ext_is(&g, 3, 60, 40, 1);
+
+	assert_int_equal(e4_mark_range(f->fs, 0, 0, 1, E4_MARK_WRITTEN, NULL),
+			 E4_ERR_BAD_INODE_NUMBER);
+	assert_int_equal(e4_mark_range(f->fs, 257, 0, 1, E4_MARK_WRITTEN,
+				       NULL), E4_ERR_BAD_INODE_NUMBER);
+	assert_int_equal(e4_mark_range(f->fs, EXT2_ROOT_INO, 0, 1,
+				       E4_MARK_WRITTEN, NULL),
+			 E4_ERR_NOT_REGULAR);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 5, 0, E4_MARK_WRITTEN,
+				       NULL), E4_ERR_RANGE);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 0xffffffffULL, 1,
+				       E4_MARK_UNWRITTEN, NULL), E4_ERR_RANGE);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 95, 10, E4_MARK_WRITTEN,
+				       NULL), E4_ERR_PAST_EOF);
+	assert_int_equal(e4_mark_range(f->fs, f->ino, 95, 10,
+				       E4_MARK_UNWRITTEN, NULL),
+			 E4_ERR_PAST_EOF);
+	assert_int_equal(e4_inode_extents(f->fs, 0, 0, NULL, NULL, NULL),
+			 E4_ERR_BAD_INODE_NUMBER);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_list, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mark_both_ways, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_zeroing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_holes_and_errors, setup,
+						teardown),
+	};
+
+	add_error_table(&et_e4_error_table);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
