@@ -1392,7 +1392,8 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		if (!nleft || cand[nleft - 1] != cand[i])
 			cand[nleft++] = cand[i];
 	ncand = nleft;
-	qsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
+	if (c->ntouched)	/* touched may be NULL: qsort(NULL) is UB */
+		qsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
 	for (i = 0, nleft = 0; i < c->ntouched; i++)
 		if (!nleft || c->touched[nleft - 1] != c->touched[i])
 			c->touched[nleft++] = c->touched[i];

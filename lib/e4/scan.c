@@ -622,8 +622,9 @@ chksum_ok:
 				      t->nrevokes + n, sizeof(*t->revokes));
 			if (retval)
 				return retval;
-			memcpy(t->revokes + t->nrevokes, sc->drevs,
-			       n * sizeof(*sc->drevs));
+			if (n)	/* t->revokes is still NULL when n == 0 */
+				memcpy(t->revokes + t->nrevokes, sc->drevs,
+				       n * sizeof(*sc->drevs));
 			t->nrevokes += n;
 			t->nrevoke_records += n;
 			continue;
