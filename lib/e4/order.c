@@ -259,7 +259,8 @@ static errcode_t build_meta(struct ctx *c)
 			if (retval)
 				return retval;
 		}
-	qsort(c->meta, c->nmeta, sizeof(*c->meta), range_cmp);
+	if (c->nmeta)	/* qsort(NULL, 0) is undefined */
+		qsort(c->meta, c->nmeta, sizeof(*c->meta), range_cmp);
 	for (i = 0, m = 0; i < c->nmeta; i++) {
 		if (m && c->meta[m - 1].start + c->meta[m - 1].len >=
 		    c->meta[i].start) {
@@ -342,7 +343,8 @@ static errcode_t find_ahead(struct ctx *c)
 			a[n].flags = tg->flags;
 			n++;
 		}
-	qsort(a, n, sizeof(*a), acopy_cmp);
+	if (n)
+		qsort(a, n, sizeof(*a), acopy_cmp);
 	for (i = 0; i < n; i = g) {
 		int eq = 0;
 
@@ -607,7 +609,8 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 	}
 	if (retval)
 		return retval;
-	qsort(m->r, m->n, sizeof(*m->r), run_cmp);
+	if (m->n)
+		qsort(m->r, m->n, sizeof(*m->r), run_cmp);
 	for (i = 0; i < m->ntree && !m->lost; i++)
 		if (!e4_overlay_lookup(st->ov, m->tree[i]) &&
 		    is_ahead(c, m->tree[i]))
@@ -674,7 +677,8 @@ static errcode_t merge_pending(struct ctx *c)
 	memcpy(c->seen + c->nseen, c->pend, c->npend * sizeof(*c->pend));
 	c->nseen += c->npend;
 	c->npend = 0;
-	qsort(c->seen, c->nseen, sizeof(*c->seen), seen_cmp);
+	if (c->nseen)
+		qsort(c->seen, c->nseen, sizeof(*c->seen), seen_cmp);
 	return 0;
 }
 
@@ -1084,7 +1088,8 @@ static errcode_t cross_checks(struct ctx *c, const struct e4_jtrans *tr,
 
 	if (!c->npr)
 		return 0;
-	qsort(c->pr, c->npr, sizeof(*c->pr), prun_cmp);
+	if (c->npr)
+		qsort(c->pr, c->npr, sizeof(*c->pr), prun_cmp);
 	retval = ext2fs_get_array(c->npr, sizeof(*c->prmax), &c->prmax);
 	if (retval)
 		return retval;
@@ -1387,7 +1392,8 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 	}
 	if (retval)
 		goto out;
-	qsort(cand, ncand, sizeof(*cand), blk_cmp);
+	if (ncand)
+		qsort(cand, ncand, sizeof(*cand), blk_cmp);
 	for (i = 0, nleft = 0; i < ncand; i++)	/* unique */
 		if (!nleft || cand[nleft - 1] != cand[i])
 			cand[nleft++] = cand[i];
