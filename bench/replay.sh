@@ -11,6 +11,7 @@
 # shutdown) and copied while still mounted.
 #
 # Usage: bench/replay.sh            (BENCH_DIR=bench/out RUNS=5)
+#        DEBUGFS=1 bench/replay.sh  (also time debugfs -w -R journal_run)
 #        BENCH_DIR=/dev/shm/e4b bench/replay.sh   (image on tmpfs)
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,17 +51,20 @@ make_image() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-# secs_rss CMD...: run CMD under /usr/bin/time -v; print "secs kbytes".
+# secs_rss CMD...: run CMD under /usr/bin/time -v; print "secs kbytes
+# cpu_secs" (wall clock, peak RSS, user + system time).
 secs_rss() {
 	/usr/bin/time -v "$@" >/dev/null 2>"$BENCH_DIR/time.txt" || :
 	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":");
 			s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i] }
 		/Maximum resident/ { r = $2 }
-		END { printf "%.3f %d\n", s, r }' "$BENCH_DIR/time.txt"
+		/User time|System time/ { c += $2 }
+		END { printf "%.3f %d %.2f\n", s, r, c }' "$BENCH_DIR/time.txt"
 }
 
 : >"$BENCH_DIR/e4.txt"
 : >"$BENCH_DIR/fsck.txt"
+: >"$BENCH_DIR/dbg.txt"
 run=1
 while [ $run -le "$RUNS" ]; do
 	cp --sparse=always "$crash" "$BENCH_DIR/a.img"
@@ -69,8 +73,16 @@ while [ $run -le "$RUNS" ]; do
 	secs_rss "$E4REPLAY" "$BENCH_DIR/a.img" >>"$BENCH_DIR/e4.txt"
 	secs_rss e2fsck -E journal_only -y "$BENCH_DIR/b.img" \
 		>>"$BENCH_DIR/fsck.txt"
+	if [ -n "$DEBUGFS" ]; then
+		cp --sparse=always "$crash" "$BENCH_DIR/c.img"
+		cat "$BENCH_DIR/c.img" >/dev/null
+		secs_rss debugfs -w -R journal_run "$BENCH_DIR/c.img" \
+			>>"$BENCH_DIR/dbg.txt"
+		rm -f "$BENCH_DIR/c.img"
+	fi
 	echo "run $run: e4replay $(tail -n 1 "$BENCH_DIR/e4.txt")," \
-		"e2fsck $(tail -n 1 "$BENCH_DIR/fsck.txt") (s, KiB)"
+		"e2fsck $(tail -n 1 "$BENCH_DIR/fsck.txt")" \
+		"${DEBUGFS:+debugfs $(tail -n 1 "$BENCH_DIR/dbg.txt")} (s, KiB, cpu s)"
 	run=$((run + 1))
 done
 # Same result (less s_wtime, s_kbytes_written, s_checksum).
@@ -83,7 +95,11 @@ e4=$(cut -d' ' -f1 "$BENCH_DIR/e4.txt" | median)
 fk=$(cut -d' ' -f1 "$BENCH_DIR/fsck.txt" | median)
 e4r=$(cut -d' ' -f2 "$BENCH_DIR/e4.txt" | median)
 fkr=$(cut -d' ' -f2 "$BENCH_DIR/fsck.txt" | median)
+e4c=$(cut -d' ' -f3 "$BENCH_DIR/e4.txt" | median)
+fkc=$(cut -d' ' -f3 "$BENCH_DIR/fsck.txt" | median)
 echo "median of $RUNS: e4replay $e4 s ($e4r KiB peak RSS)," \
 	"e2fsck -E journal_only $fk s ($fkr KiB); ratio" \
 	"$(awk -v a="$fk" -v b="$e4" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')x;" \
+	"${DEBUGFS:+debugfs journal_run $(cut -d' ' -f1 "$BENCH_DIR/dbg.txt" | median) s;}" \
+	"cpu e4replay $e4c s, e2fsck $fkc s;" \
 	"identical results: $same"

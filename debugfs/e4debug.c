@@ -40,7 +40,7 @@ int e4debug_check_fs_rw(struct e4debug *st, const char *cmd)
 	return 1;
 }
 
-static void close_fs(struct e4debug *st, const char *cmd)
+void e4debug_close_fs(struct e4debug *st, const char *cmd)
 {
 	errcode_t retval;
 
@@ -57,8 +57,8 @@ static void close_fs(struct e4debug *st, const char *cmd)
 	st->rw = 0;
 }
 
-static int open_fs(struct e4debug *st, const char *cmd, const char *device,
-		   const char *journal_dev, int flags)
+int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
+		    const char *journal_dev, int flags)
 {
 	if (e4_tool_open_fs(cmd, device, flags, NULL, &st->fs)) {
 		st->exit_status = 1;
@@ -67,7 +67,23 @@ static int open_fs(struct e4debug *st, const char *cmd, const char *device,
 	st->device = strdup(device);
 	st->journal_dev = journal_dev ? strdup(journal_dev) : NULL;
 	st->rw = !!(flags & E4_OPEN_RW);
+	st->open_flags = flags;
 	return 0;
+}
+
+int e4debug_reopen(struct e4debug *st, const char *cmd)
+{
+	char *dev = st->device ? strdup(st->device) : NULL;
+	char *jdev = st->journal_dev ? strdup(st->journal_dev) : NULL;
+	int flags = st->open_flags, rc = 1;
+
+	if (dev && (!st->journal_dev || jdev)) {
+		e4debug_close_fs(st, cmd);
+		rc = e4debug_open_fs(st, cmd, dev, jdev, flags);
+	}
+	free(dev);
+	free(jdev);
+	return rc;
 }
 
 /* Let getopt() parse another argv from the start. */
@@ -107,7 +123,7 @@ void do_open_filesys(int argc, char **argv, int sci_idx, void *infop)
 		st->exit_status = 1;
 		return;
 	}
-	open_fs(st, argv[0], argv[optind], jdev, flags);
+	e4debug_open_fs(st, argv[0], argv[optind], jdev, flags);
 	return;
 usage:
 	fprintf(stderr, "Usage: %s [-w] [-c] [-j journal_dev] device\n",
@@ -127,7 +143,7 @@ void do_close_filesys(int argc, char **argv, int sci_idx, void *infop)
 	}
 	if (e4debug_check_fs_open(st, argv[0]))
 		return;
-	close_fs(st, argv[0]);
+	e4debug_close_fs(st, argv[0]);
 }
 
 /* Run every line of @file (or stdin for "-") as a request. */
@@ -198,8 +214,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc - 1)
 		usage();
-	if (optind == argc - 1 && open_fs(&st, "e4debug", argv[optind],
-					  jdev, flags))
+	if (optind == argc - 1 && e4debug_open_fs(&st, "e4debug",
+						  argv[optind], jdev, flags))
 		return 1;
 
 	sci_idx = ss_create_invocation("e4debug", "0.1", &st, &e4debug_cmds,
@@ -230,6 +246,6 @@ int main(int argc, char **argv)
 		ss_listen(sci_idx);
 	}
 	ss_delete_invocation(sci_idx);
-	close_fs(&st, "e4debug");
+	e4debug_close_fs(&st, "e4debug");
 	return st.exit_status;
 }

@@ -14,6 +14,7 @@ struct e4debug {
 	char		*device;
 	char		*journal_dev;	/* -j, or NULL */
 	int		rw;		/* opened read-write */
+	int		open_flags;	/* E4_OPEN_* of the open */
 	int		exit_status;	/* nonzero after a failed command */
 };
 
@@ -25,5 +26,14 @@ int e4debug_check_fs_open(struct e4debug *st, const char *cmd);
 /* e4debug.c: nonzero (after printing why) if the fs is not open
  * read-write. */
 int e4debug_check_fs_rw(struct e4debug *st, const char *cmd);
+
+/* e4debug.c: close the fs and open it again with the same flags (after
+ * a command wrote through a channel of its own); nonzero on failure. */
+int e4debug_reopen(struct e4debug *st, const char *cmd);
+/* e4debug.c: close the fs; keeps nothing (not even the device name). */
+void e4debug_close_fs(struct e4debug *st, const char *cmd);
+/* e4debug.c: open @device with E4_OPEN_* @flags; nonzero on failure. */
+int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
+		    const char *journal_dev, int flags);
 
 #endif

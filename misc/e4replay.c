@@ -151,7 +151,8 @@ int main(int argc, char **argv)
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
-	int c, rc = 0, created = 0, open_flags, order_rc = 0;
+	int c, rc = 0, created = 0, open_flags, order_rc = 0, jflags;
+	char jundo[4096];
 
 	memset(&o, 0, sizeof(o));
 	memset(&run, 0, sizeof(run));
@@ -220,11 +221,6 @@ int main(int argc, char **argv)
 			"too: -o needs --journal-output=FILE with -j\n", prog);
 		exit(E4R_EXIT_USAGE);
 	}
-	if (o.journal_dev && o.undo_file) {
-		fprintf(stderr, "%s: -z with an external journal is not "
-			"supported yet\n", prog);
-		exit(E4R_EXIT_USAGE);
-	}
 
 	o.target = o.device;
 	if (o.output) {
@@ -265,8 +261,21 @@ int main(int argc, char **argv)
 		rc = E4R_EXIT_ERROR;
 		goto out;
 	}
-	retval = e4_journal_open(fs, o.journal_dev,
-				 o.dry_run ? 0 : E4_JOURNAL_RW, &j);
+	jflags = o.dry_run ? 0 : E4_JOURNAL_RW;
+	if (!o.dry_run && o.journal_dev && o.undo_file) {
+		/* The journal device gets its own undo file, UNDO.journal. */
+		snprintf(jundo, sizeof(jundo), "%s.journal", o.undo_file);
+		if (e4_tool_setup_undo(prog, jundo)) {
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
+		jflags |= E4_JOURNAL_UNDO;
+	}
+	retval = e4_journal_open(fs, o.journal_dev, jflags, &j);
+	if (retval == E4_ERR_NO_JOURNAL && !e4_tool_needs_recovery(fs)) {
+		printf("%s: no journal, nothing to replay\n", o.target);
+		goto out;
+	}
 	if (retval) {
 		com_err(prog, retval, "while opening the journal of %s",
 			o.target);

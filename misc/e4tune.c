@@ -27,8 +27,8 @@ static void usage(void)
 		"Extended options: clear_journal_errno, num_fc_blks=N,\n"
 		"\tjournal_uuid=UUID|random|time,\n"
 		"\tlazy_itable_init=0|1, groups=N[-M][:...], garbage\n"
-		"Unwritten extents: %s [-v] [--json] --list-unwritten device "
-		"[FILE|<ino>]...\n"
+		"Unwritten extents: %s [-v] [--json] [--replayed] "
+		"--list-unwritten device\n\t[FILE|<ino>]...\n"
 		"\t%s [-n] [-f] [-z undo_file] [--keep-contents] "
 		"[--skip-holes]\n"
 		"\t[--mark-unwritten FILE:LBLK:LEN] "
@@ -86,6 +86,7 @@ int main(int argc, char **argv)
 		{ "mark-written", required_argument, NULL, 'W' },
 		{ "keep-contents", no_argument, NULL, 'K' },
 		{ "skip-holes", no_argument, NULL, 'S' },
+		{ "replayed", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct e4tune_opts o;
@@ -147,6 +148,9 @@ int main(int argc, char **argv)
 		case 'S':
 			o.skip_holes = 1;
 			break;
+		case 'R':
+			o.uw_replayed = 1;
+			break;
 		default:
 			usage();
 		}
@@ -173,6 +177,11 @@ int main(int argc, char **argv)
 	if ((o.keep_contents || o.skip_holes) && !o.uw_nmarks) {
 		fprintf(stderr, "%s: --keep-contents and --skip-holes go with "
 			"--mark-unwritten/--mark-written\n", prog);
+		exit(1);
+	}
+	if (o.uw_replayed && !o.list_unwritten) {
+		fprintf(stderr, "%s: --replayed goes with --list-unwritten\n",
+			prog);
 		exit(1);
 	}
 	if (o.json && want_write) {

@@ -43,6 +43,7 @@ struct e4tune_opts {
 	int		uw_nmarks;
 	int		keep_contents;		/* --keep-contents */
 	int		skip_holes;		/* --skip-holes */
+	int		uw_replayed;		/* --replayed: list state S_n */
 };
 
 /* tune_journal.c */

@@ -60,18 +60,19 @@ static const char *evid_name(int e)
 		e == E4_EVID_JOURNAL ? "journal" : "none";
 }
 
-static const char *attribution(const struct e4_order_finding *f)
+/* How the finding's mapping came to be, e.g. "new in tid 7 or earlier". */
+static void print_attribution(const struct e4_order_finding *f)
 {
 	if (f->kind == E4_ORD_STALE_OUTSIDE)
-		return "outside the journal window";
-	if (f->kind == E4_ORD_DATA_JOURNALED)
-		return "journaled";
-	if (f->prior_lost)
-		return f->conversion ? "conversion in tid or earlier "
-			"(prior state lost)" : "new in tid or earlier "
-			"(prior state lost)";
-	return f->conversion ? "unwritten -> written conversion" :
-		"newly allocated";
+		printf("outside the journal window");
+	else if (f->kind == E4_ORD_DATA_JOURNALED)
+		printf("journaled");
+	else if (f->prior_lost)
+		printf("%s in tid %u or earlier (prior state lost)",
+		       f->conversion ? "conversion" : "new", f->tid);
+	else
+		printf("%s", f->conversion ? "unwritten -> written conversion" :
+		       "newly allocated");
 }
 
 static void fmt_time(uint64_t sec, char *buf, size_t len)
@@ -116,11 +117,14 @@ static void print_finding_text(const struct e4_order_finding *f)
 		printf(" [%s", evid_name(f->evidence));
 	if (f->evidence == E4_EVID_JOURNAL)
 		printf(" copy of tid %u", f->evid_tid);
-	printf("; %s]\n", attribution(f));
+	printf("; ");
+	print_attribution(f);
+	printf("]\n");
 }
 
-static void print_text(const char *image, const struct e4_jscan *scan,
-		       const struct e4_order_report *rep)
+void e4replay_order_print_text(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep)
 {
 	static const char *src[] = { "given", "default mount options",
 				     "inferred: file data journaled",
@@ -178,8 +182,9 @@ static void print_text(const char *image, const struct e4_jscan *scan,
 	       (unsigned long long)rep->notes);
 }
 
-static void print_json(const char *image, const struct e4_jscan *scan,
-		       const struct e4_order_report *rep)
+void e4replay_order_print_json(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep)
 {
 	struct e4_json js;
 	size_t i;
@@ -405,9 +410,9 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 		goto out;
 	}
 	if (json)
-		print_json(image, scan, rep);
+		e4replay_order_print_json(image, scan, rep);
 	else
-		print_text(image, scan, rep);
+		e4replay_order_print_text(image, scan, rep);
 	if (rep->violations || rep->journal_corrupt || scan->corrupt)
 		rc |= 4;
 	fflush(stdout);

@@ -26,4 +26,13 @@ int e4replay_is_check_order(int argc, char **argv);
  */
 int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv);
 
+/* The check's report as text or JSON on stdout (also e4debug's
+ * check_order). */
+void e4replay_order_print_text(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep);
+void e4replay_order_print_json(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep);
+
 #endif

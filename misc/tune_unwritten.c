@@ -211,6 +211,7 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 			  ext2_filsys fs, struct e4_json *js)
 {
 	struct e4_extent_totals t;
+	struct e4_replayed rs;
 	struct list_ctx c;
 	int flags = o->verbose ? 0 : E4_EXT_UNWRITTEN_ONLY;
 	int i, rc = 0, unreplayed = e4_tool_needs_recovery(fs);
@@ -222,15 +223,24 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 	c.prog = prog;
 	c.device = o->device;
 	c.js = js;
-	/*
-	 * TODO: an option to list the replayed state, read through the
-	 * overlay io_manager of the ordering check once it exists.
-	 */
+	memset(&rs, 0, sizeof(rs));
+	if (o->uw_replayed) {
+		/* State S_n through the overlay: nothing is written. */
+		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		if (retval) {
+			com_err(prog, retval, "while reading the replayed "
+				"state of %s", o->device);
+			return 1;
+		}
+		fs = rs.fs;
+		unreplayed = 0;
+	}
 	if (js) {
 		e4_json_obj_begin(js, "unwritten");
 		e4_json_str(js, "scope", o->uw_nfiles ? "files" : "fs");
 		e4_json_bool(js, "all_extents", o->verbose);
 		e4_json_bool(js, "unreplayed_journal", unreplayed);
+		e4_json_bool(js, "replayed_state", o->uw_replayed);
 		e4_json_arr_begin(js, "extents");
 	} else if (unreplayed) {
 		printf("Note: the journal needs recovery; this lists the "
@@ -265,6 +275,7 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 		print_header(&c);
 		print_totals(&t, NULL);
 	}
+	e4_replayed_close(&rs);
 	return rc || c.nerrors ? 1 : 0;
 }
 

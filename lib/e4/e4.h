@@ -674,15 +674,28 @@ errcode_t e4_overlay_create(const char *image, io_channel src,
 			    e4_overlay_t *ret);
 
 /*
- * e4_overlay_map_state() - the map of state S_k for the scan @scan of
- * journal @j: for each fs block, the newest copy logged in committed
- * transactions trans[0..k) that no revoke record of trans[0..k) with
- * tid >= the copy's tid cancels.  Tags whose checksum fails, or naming a
- * block past the fs end or inside the journal, are left out (as replay.c
- * leaves them unwritten).  Copies are resolved to blocks of j->io
- * (e4_journal_bmap()).  *@ents is allocated (ext2fs_free_mem()), *@n set.
+ * e4_overlay_map_next() - the map of state S_k from the map of S_(k-1)
+ * (@prev, @nprev entries sorted by fsblk, as this function returns them)
+ * and committed transaction Tk @tr of journal @j: Tk's newest copy of each
+ * block it logs replaces the older one; a revoke record of Tk cancels every
+ * copy of its block (all have tids <= Tk's).  Tags whose checksum fails, or
+ * naming a block past the fs end or inside the journal, are left out (as
+ * replay.c leaves them unwritten).  Copies are resolved to blocks of j->io
+ * (e4_journal_bmap()).  *@ents (sorted by fsblk, unique) is allocated
+ * (ext2fs_free_mem()), *@n set.  O(nprev + tags log tags).
  * Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_BAD_BLOCK_NUM (a tag's jblock
  * outside the journal).
+ */
+errcode_t e4_overlay_map_next(e4_journal_t j, const struct e4_jtrans *tr,
+			      const struct e4_ovl_ent *prev, size_t nprev,
+			      struct e4_ovl_ent **ents, size_t *n);
+
+/*
+ * e4_overlay_map_state() - the map of state S_k for the scan @scan of
+ * journal @j: e4_overlay_map_next() over committed transactions
+ * trans[0..k) (kernel fs/jbd2/recovery.c: the newest copy of each block
+ * that no revoke record of trans[0..k) with tid >= the copy's tid cancels).
+ * Same returns as e4_overlay_map_next().
  */
 errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
 			       size_t k, struct e4_ovl_ent **ents, size_t *n);
@@ -760,8 +773,9 @@ struct e4_order_finding {
 	int		kind;		/* enum e4_order_kind */
 	int		has_tid;	/* 0: outside the journal window */
 	uint32_t	tid;		/* the transaction that exposed it */
-	int		prior_lost;	/* "new in tid or earlier (prior state
-					 * lost)": S_(k-1) read an ahead block */
+	int		prior_lost;	/* "new in tid or earlier (prior
+					 * state lost)": S_(k-1) read an
+					 * ahead block */
 	int		conversion;	/* unwritten -> written conversion */
 	ext2_ino_t	ino;
 	blk64_t		lblk;		/* fs blocks (logical) */
@@ -771,9 +785,9 @@ struct e4_order_finding {
 	uint32_t	evid_tid;	/* E4_EVID_JOURNAL: tid of the copy */
 	uint64_t	stale_units;	/* 1 KiB units carrying their stamp */
 	uint64_t	units;		/* 1 KiB units examined */
-	ext2_ino_t	other_ino;	/* E4_ORD_DOUBLE_MAPPED: the other user */
+	ext2_ino_t	other_ino;	/* E4_ORD_DOUBLE_MAPPED: other user */
 	blk64_t		other_lblk;
-	char		*path;		/* resolved in S_k (or S_n); may be NULL */
+	char		*path;		/* resolved in S_k (or S_n) or NULL */
 };
 
 /* Per committed transaction Tk. */
@@ -788,8 +802,9 @@ struct e4_order_tx {
 	uint64_t	conversions;	/* unwritten -> written blocks */
 	uint64_t	new_unwritten;	/* new unwritten blocks */
 	uint64_t	prior_lost;	/* of the above two: "tid or earlier" */
-	uint64_t	ahead;		/* its blocks whose image copy equals one
-					 * of their journaled copies */
+	uint64_t	ahead;		/* its blocks whose image copy
+					 * equals one of their journaled
+					 * copies */
 	uint64_t	violations;	/* findings that are violations */
 	int		unreadable;	/* S_k could not be opened: skipped */
 };
@@ -801,8 +816,9 @@ struct e4_order_opts {
 	int		outside;	/* stale check outside the window:
 					 * -1 auto (stamped images), 0, 1 */
 	int		stamped;	/* -1 detect, 0 no, 1 yes */
-	int		list_mappings;	/* also report every new initialized
-					 * mapping as an E4_ORD_MAPPING finding */
+	int		list_mappings;	/* also report every new
+					 * initialized mapping as an
+					 * E4_ORD_MAPPING finding */
 };
 
 struct e4_order_report {
@@ -836,8 +852,13 @@ struct e4_order_report {
  * and runs the structural checks of e4tools issue 4.  Memory is bounded by
  * the touched inodes and the findings.  Nothing is written.  On success
  * *@ret is the report (e4_order_report_free()).
- * Returns 0, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the image
- * itself (errors in a replayed state are recorded as warnings instead).
+ * Returns 0, E4_ERR_UPTO_NOT_FOUND (opts->upto is no committed tid),
+ * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
+ * image itself (a replayed state that cannot be opened is recorded as a
+ * warning and its transaction marked unreadable instead).
+ * Rules: ahead blocks and "prior state lost" attribution, stamp evidence,
+ * structural checks and data mode as in e4tools issue 4; unwritten extents
+ * per fs/ext4/extents.c (EXT_INIT_MAX_LEN); S_k per overlay_io.c.
  */
 errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 			 const struct e4_jscan *scan,
@@ -1092,5 +1113,38 @@ struct e4_mark_result {
  */
 errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
 			blk64_t len, int flags, struct e4_mark_result *res);
+
+/* ---- replayed.c: the replayed state of an image, read-only ------------ */
+
+/* An open replayed state (e4_replayed_open()); every member owned. */
+struct e4_replayed {
+	e4_journal_t		j;	/* NULL when the fs has no journal */
+	struct e4_jscan		*scan;
+	e4_overlay_t		ov;
+	ext2_filsys		fs;	/* the replayed state, read-only */
+};
+
+/*
+ * e4_replayed_open() - open state S_n of the image file @image (whose open
+ * fs is @fs; @journal_dev the external journal or NULL): the image with
+ * every committed transaction of the journal replayed, as the kernel's
+ * recovery would write it (fs/jbd2/recovery.c: PASS_SCAN, PASS_REVOKE,
+ * PASS_REPLAY; e4_journal_scan() and e4_overlay_map_state()), served by
+ * the overlay io_manager, so nothing is written.  Only block contents are
+ * replayed: the superblock still says needs_recovery unless a journaled
+ * copy of it says otherwise.  A fs without a journal and not needing
+ * recovery opens as itself.  r->fs is read-only (checksum errors ignored,
+ * e4_overlay_open_fs()); release with e4_replayed_close().
+ * Returns 0, the errors of e4_journal_open(), the scan's fail code (a
+ * journal the kernel would refuse), E4_ERR_FAST_COMMIT (live fast commits:
+ * their replay is not modelled), EXT2_ET_NO_MEMORY,
+ * EXT2_ET_CORRUPT_SUPERBLOCK and ext2fs_open2() errors.
+ */
+errcode_t e4_replayed_open(ext2_filsys fs, const char *image,
+			   const char *journal_dev, struct e4_replayed *r);
+
+/* e4_replayed_close() - release what e4_replayed_open() opened (a zeroed
+ * or closed @r is fine). */
+void e4_replayed_close(struct e4_replayed *r);
 
 #endif /* E4_H */

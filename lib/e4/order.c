@@ -90,6 +90,8 @@ struct ctx {
 	size_t			ntouched, atouched;
 	unsigned char		*buf;	/* CHUNK_BLOCKS blocks */
 	unsigned char		*ibuf;	/* one inode */
+	struct e4_ovl_ent	*map;	/* the map of the last state built */
+	size_t			nmap;
 	int			mode_explicit;	/* ordered/writeback known */
 	uint64_t		data_journaled;
 	size_t			tx_first_f;	/* first finding of this tx */
@@ -115,6 +117,14 @@ const char *e4_data_mode_name(int mode)
 	if (mode < 0 || mode > E4_DATA_WRITEBACK)
 		return "?";
 	return n[mode];
+}
+
+/* qsort() that accepts an empty (NULL) array. */
+static void xsort(void *a, size_t n, size_t sz,
+		  int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(a, n, sz, cmp);
 }
 
 static errcode_t grow(void **p, size_t *alloc, size_t want, size_t sz)
@@ -259,8 +269,7 @@ static errcode_t build_meta(struct ctx *c)
 			if (retval)
 				return retval;
 		}
-	if (c->nmeta)	/* qsort(NULL, 0) is undefined */
-		qsort(c->meta, c->nmeta, sizeof(*c->meta), range_cmp);
+	xsort(c->meta, c->nmeta, sizeof(*c->meta), range_cmp);
 	for (i = 0, m = 0; i < c->nmeta; i++) {
 		if (m && c->meta[m - 1].start + c->meta[m - 1].len >=
 		    c->meta[i].start) {
@@ -305,6 +314,7 @@ static blk64_t itable_block_of(ext2_filsys fs, ext2_ino_t ino)
 
 struct acopy {
 	blk64_t		fsblk, src;
+	uint64_t	hash;		/* of the unescaped copy */
 	uint32_t	flags;
 };
 
@@ -315,14 +325,42 @@ static int acopy_cmp(const void *a, const void *b)
 	return x->fsblk < y->fsblk ? -1 : x->fsblk > y->fsblk;
 }
 
-/* A block is ahead when its image copy equals one of its journaled copies
- * in the window (committed transactions). */
+static int acopy_src_cmp(const void *a, const void *b)
+{
+	const struct acopy *x = a, *y = b;
+
+	return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/*
+ * 64-bit content hash of a block (multiply-xorshift over 64-bit words).
+ * Not a CRC: metadata_csum blocks carry their own crc32c, which makes any
+ * CRC of them collide (the CRC of a message followed by its CRC is a
+ * constant).
+ */
+static uint64_t block_hash(const unsigned char *b, unsigned int bs)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL, w;
+	unsigned int i;
+
+	for (i = 0; i + 8 <= bs; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/*
+ * A block is ahead when its image copy equals one of its journaled copies
+ * in the window (committed transactions).  Copies and image blocks are
+ * read in large sorted chunks and compared by a 64-bit hash.
+ */
 static errcode_t find_ahead(struct ctx *c)
 {
 	const struct e4_jscan *s = c->scan;
 	struct acopy *a = NULL;
 	size_t n = 0, na = 0, i, t, g, aa = 0;
-	unsigned char *img = c->buf, *cp = c->buf + c->bs;
 	errcode_t retval = 0;
 
 	for (i = 0; i < s->ncommitted; i++)
@@ -341,32 +379,65 @@ static errcode_t find_ahead(struct ctx *c)
 				continue;
 			a[n].fsblk = tg->fsblk;
 			a[n].flags = tg->flags;
+			a[n].hash = 0;
 			n++;
 		}
-	if (n)
-		qsort(a, n, sizeof(*a), acopy_cmp);
+	/* Hash the copies, reading runs of the journal. */
+	xsort(a, n, sizeof(*a), acopy_src_cmp);
 	for (i = 0; i < n; i = g) {
-		int eq = 0;
-
-		for (g = i; g < n && a[g].fsblk == a[i].fsblk; g++)
+		for (g = i + 1; g < n && g - i < CHUNK_BLOCKS &&
+		     a[g].src == a[g - 1].src + 1; g++)
 			;
-		if (io_channel_read_blk64(c->fs0->io, a[i].fsblk, 1, img))
+		if (io_channel_read_blk64(c->j->io, a[i].src, (int)(g - i),
+					  c->buf)) {
+			for (t = i; t < g; t++)
+				a[t].flags |= 0x80000000U;	/* unread */
 			continue;
-		for (t = i; t < g && !eq; t++) {
-			if (io_channel_read_blk64(c->j->io, a[t].src, 1, cp))
-				continue;
-			if (a[t].flags & JBD2_FLAG_ESCAPE)
-				e4_put_be32(cp, JBD2_MAGIC);
-			eq = !memcmp(img, cp, c->bs);
 		}
-		if (!eq)
-			continue;
-		retval = grow((void **)&c->ahead, &aa, c->nahead + 1,
-			      sizeof(*c->ahead));
-		if (retval)
-			break;
-		c->ahead[c->nahead++] = a[i].fsblk;
+		for (t = i; t < g; t++) {
+			unsigned char *b = c->buf + (t - i) * c->bs;
+
+			if (a[t].flags & JBD2_FLAG_ESCAPE)
+				e4_put_be32(b, JBD2_MAGIC);
+			a[t].hash = block_hash(b, c->bs);
+		}
 	}
+	/* Hash the image copies, reading runs of the fs. */
+	xsort(a, n, sizeof(*a), acopy_cmp);
+	for (i = 0; i < n; ) {
+		size_t k = 0, u;
+		blk64_t first = a[i].fsblk;
+
+		/* distinct consecutive fs blocks starting at a[i] */
+		for (g = i; g < n && k < CHUNK_BLOCKS &&
+		     a[g].fsblk == first + k; k++)
+			while (g < n && a[g].fsblk == first + k)
+				g++;
+		if (io_channel_read_blk64(c->fs0->io, first, (int)k, c->buf)) {
+			i = g;
+			continue;
+		}
+		for (u = i; u < g; ) {
+			blk64_t b = a[u].fsblk;
+			uint64_t h = block_hash(c->buf + (b - first) * c->bs,
+						c->bs);
+			int eq = 0;
+
+			for (; u < g && a[u].fsblk == b; u++)
+				if (!(a[u].flags & 0x80000000U) &&
+				    a[u].hash == h)
+					eq = 1;
+			if (!eq)
+				continue;
+			retval = grow((void **)&c->ahead, &aa, c->nahead + 1,
+				      sizeof(*c->ahead));
+			if (retval)
+				goto out;
+			c->ahead[c->nahead++] = b;
+		}
+		i = g;
+	}
+out:
 	ext2fs_free_mem(&a);
 	return retval;
 }
@@ -383,20 +454,28 @@ static void state_close(struct state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* Open S_k; c->map holds S_(k-1)'s map on entry and S_k's on success
+ * (state 0: the empty map). */
 static errcode_t state_open(struct ctx *c, size_t k, struct state *st)
 {
 	struct e4_ovl_ent *ents = NULL;
 	size_t n = 0;
-	errcode_t retval;
+	errcode_t retval = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->k = k;
 	st->bb.g = st->ib.g = -1;
-	retval = e4_overlay_map_state(c->j, c->scan, k, &ents, &n);
-	if (!retval)
-		retval = e4_overlay_create(c->image, c->j->io, c->bs, ents, n,
-					   &st->ov);
-	ext2fs_free_mem(&ents);
+	if (k) {
+		retval = e4_overlay_map_next(c->j, &c->scan->trans[k - 1],
+					     c->map, c->nmap, &ents, &n);
+		if (retval)
+			return retval;
+		ext2fs_free_mem(&c->map);
+		c->map = ents;
+		c->nmap = n;
+	}
+	retval = e4_overlay_create(c->image, c->j->io, c->bs, c->map,
+				   c->nmap, &st->ov);
 	if (!retval)
 		retval = e4_overlay_open_fs(st->ov, 0, &st->fs);
 	if (!retval && st->fs->blocksize != c->bs)
@@ -585,11 +664,12 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 		retval = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &e);
 		while (!retval) {
 			if (e.e_flags & EXT2_EXTENT_FLAGS_LEAF) {
+				int uw = !!(e.e_flags &
+					    EXT2_EXTENT_FLAGS_UNINIT);
+
 				if (e.e_len && e.e_pblk)
 					retval = add_run(m, e.e_lblk, e.e_pblk,
-							 e.e_len,
-							 !!(e.e_flags &
-							    EXT2_EXTENT_FLAGS_UNINIT));
+							 e.e_len, uw);
 			} else if (!(e.e_flags &
 				     EXT2_EXTENT_FLAGS_SECOND_VISIT)) {
 				retval = add_tree(m, e.e_pblk);
@@ -609,8 +689,7 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 	}
 	if (retval)
 		return retval;
-	if (m->n)
-		qsort(m->r, m->n, sizeof(*m->r), run_cmp);
+	xsort(m->r, m->n, sizeof(*m->r), run_cmp);
 	for (i = 0; i < m->ntree && !m->lost; i++)
 		if (!e4_overlay_lookup(st->ov, m->tree[i]) &&
 		    is_ahead(c, m->tree[i]))
@@ -664,8 +743,11 @@ static int was_seen(struct ctx *c, ext2_ino_t ino, blk64_t l, blk64_t p)
 		bsearch(&k, c->seen, c->nseen, sizeof(k), seen_cmp) != NULL;
 }
 
+/* Add this transaction's mappings to the sorted seen set: sort the few
+ * pending ones, merge from the end. */
 static errcode_t merge_pending(struct ctx *c)
 {
+	size_t a, b, o;
 	errcode_t retval;
 
 	if (!c->npend)
@@ -674,11 +756,18 @@ static errcode_t merge_pending(struct ctx *c)
 		      sizeof(*c->seen));
 	if (retval)
 		return retval;
-	memcpy(c->seen + c->nseen, c->pend, c->npend * sizeof(*c->pend));
+	xsort(c->pend, c->npend, sizeof(*c->pend), seen_cmp);
+	a = c->nseen;
+	b = c->npend;
+	o = a + b;
+	while (b) {
+		if (a && seen_cmp(&c->seen[a - 1], &c->pend[b - 1]) > 0)
+			c->seen[--o] = c->seen[--a];
+		else
+			c->seen[--o] = c->pend[--b];
+	}
 	c->nseen += c->npend;
 	c->npend = 0;
-	if (c->nseen)
-		qsort(c->seen, c->nseen, sizeof(*c->seen), seen_cmp);
 	return 0;
 }
 
@@ -1088,8 +1177,7 @@ static errcode_t cross_checks(struct ctx *c, const struct e4_jtrans *tr,
 
 	if (!c->npr)
 		return 0;
-	if (c->npr)
-		qsort(c->pr, c->npr, sizeof(*c->pr), prun_cmp);
+	xsort(c->pr, c->npr, sizeof(*c->pr), prun_cmp);
 	retval = ext2fs_get_array(c->npr, sizeof(*c->prmax), &c->prmax);
 	if (retval)
 		return retval;
@@ -1109,7 +1197,7 @@ static errcode_t cross_checks(struct ctx *c, const struct e4_jtrans *tr,
 			if (tr->tags[i].csum_ok != 0)
 				tags[nt++] = tr->tags[i].fsblk;
 		if (!retval)
-			qsort(tags, nt, sizeof(*tags), blk_cmp);
+			xsort(tags, nt, sizeof(*tags), blk_cmp);
 		for (i = 0; !retval && i < nt; i++) {
 			struct dj_arg d = { tx->tid, 0 };
 
@@ -1392,14 +1480,12 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 	}
 	if (retval)
 		goto out;
-	if (ncand)
-		qsort(cand, ncand, sizeof(*cand), blk_cmp);
+	xsort(cand, ncand, sizeof(*cand), blk_cmp);
 	for (i = 0, nleft = 0; i < ncand; i++)	/* unique */
 		if (!nleft || cand[nleft - 1] != cand[i])
 			cand[nleft++] = cand[i];
 	ncand = nleft;
-	if (c->ntouched)	/* touched may be NULL: qsort(NULL) is UB */
-		qsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
+	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
 	for (i = 0, nleft = 0; i < c->ntouched; i++)
 		if (!nleft || c->touched[nleft - 1] != c->touched[i])
 			c->touched[nleft++] = c->touched[i];
@@ -1448,6 +1534,7 @@ out:
 static void ctx_free(struct ctx *c)
 {
 	ext2fs_free_mem(&c->meta);
+	ext2fs_free_mem(&c->map);
 	ext2fs_free_mem(&c->ahead);
 	ext2fs_free_mem(&c->seen);
 	ext2fs_free_mem(&c->pend);
@@ -1531,7 +1618,8 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 	if (scan->corrupt)
 		warn(rep, "journal corruption: the scan stopped (%s at "
 		     "jblock %llu); checked what was committed",
-		     e4_scan_stop_name(scan->stop), (unsigned long long)scan->stop_jblk);
+		     e4_scan_stop_name(scan->stop),
+		     (unsigned long long)scan->stop_jblk);
 
 	/* Data mode. */
 	defm = fs->super->s_default_mount_opts & EXT3_DEFM_JMODE;

@@ -30,7 +30,7 @@
 struct e4_overlay {
 	uint64_t		magic;
 	char			*image;		/* backing image path */
-	io_channel		src;		/* where copies live; not owned */
+	io_channel		src;		/* copies are here; not owned */
 	unsigned int		blocksize;	/* fs block size, bytes */
 	struct e4_ovl_ent	*ents;		/* sorted by fsblk, unique */
 	size_t			n;
@@ -92,7 +92,15 @@ errcode_t e4_overlay_create(const char *image, io_channel src,
 	if (retval)
 		goto fail;
 	strcpy(ov->image, image);
-	if (n) {
+	for (i = 1; i < n && ents[i - 1].fsblk < ents[i].fsblk; i++)
+		;
+	if (n && i == n) {	/* already sorted and unique */
+		retval = ext2fs_get_array(n, sizeof(*ov->ents), &ov->ents);
+		if (retval)
+			goto fail;
+		memcpy(ov->ents, ents, n * sizeof(*ents));
+		ov->n = n;
+	} else if (n) {
 		retval = ext2fs_get_array(n, sizeof(*tmp), &tmp);
 		if (retval)
 			goto fail;
@@ -279,11 +287,33 @@ static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
 		else
 			hi = mid;
 	}
-	for (; lo < ov->n && ov->ents[lo].fsblk <= (off + size - 1) / bs;
-	     lo++) {
+	while (lo < ov->n && ov->ents[lo].fsblk <= (off + size - 1) / bs) {
 		const struct e4_ovl_ent *e = &ov->ents[lo];
 		uint64_t bstart = e->fsblk * bs, from, to;
+		size_t run = 1, x;
 
+		/* Whole blocks whose copies are contiguous: one read. */
+		if (bstart >= off) {
+			while (lo + run < ov->n &&
+			       ov->ents[lo + run].fsblk == e->fsblk + run &&
+			       ov->ents[lo + run].src_blk == e->src_blk + run &&
+			       bstart + (run + 1) * bs <= off + size)
+				run++;
+		}
+		if (bstart >= off && bstart + run * bs <= off + size) {
+			unsigned char *d = (unsigned char *)data +
+				(bstart - off);
+
+			retval = io_channel_read_blk64(ov->src, e->src_blk,
+						       (int)run, d);
+			if (retval)
+				return retval;
+			for (x = 0; x < run; x++)
+				if (ov->ents[lo + x].flags & E4_OVL_ESCAPED)
+					e4_put_be32(d + x * bs, JBD2_MAGIC);
+			lo += run;
+			continue;
+		}
 		retval = e4_overlay_read_copy(ov, e, priv->tmp);
 		if (retval)
 			return retval;
@@ -291,6 +321,7 @@ static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
 		to = bstart + bs < off + size ? bstart + bs : off + size;
 		memcpy((unsigned char *)data + (from - off),
 		       priv->tmp + (from - bstart), to - from);
+		lo++;
 	}
 	return 0;
 }
@@ -374,39 +405,6 @@ errcode_t e4_overlay_open_fs(e4_overlay_t ov, int flags, ext2_filsys *ret)
 
 /* ---- the map of state S_k --------------------------------------------- */
 
-struct rev_ent {
-	blk64_t	fsblk;
-	size_t	trans;		/* index of the revoking transaction */
-};
-
-static int rev_cmp(const void *a, const void *b)
-{
-	const struct rev_ent *x = a, *y = b;
-
-	if (x->fsblk != y->fsblk)
-		return x->fsblk < y->fsblk ? -1 : 1;
-	return x->trans < y->trans ? 1 : (x->trans > y->trans ? -1 : 0);
-}
-
-/* Index of the newest revoke of @fsblk among the sorted @rev, or -1. */
-static long newest_revoke(const struct rev_ent *rev, size_t n, blk64_t fsblk)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rev[mid].fsblk < fsblk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* Sorted newest first within a block. */
-	if (lo < n && rev[lo].fsblk == fsblk)
-		return (long)rev[lo].trans;
-	return -1;
-}
-
 /* 1 if fs block @b holds part of the internal journal @j. */
 static int in_journal(e4_journal_t j, blk64_t b)
 {
@@ -415,18 +413,109 @@ static int in_journal(e4_journal_t j, blk64_t b)
 	if (j->external)
 		return 0;
 	for (i = 0; i < j->nruns; i++)
-		if (b >= j->runs[i].pblk && b < j->runs[i].pblk + j->runs[i].len)
+		if (b >= j->runs[i].pblk &&
+		    b < j->runs[i].pblk + j->runs[i].len)
 			return 1;
 	return 0;
+}
+
+static int blk_cmp(const void *a, const void *b)
+{
+	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+errcode_t e4_overlay_map_next(e4_journal_t j, const struct e4_jtrans *tr,
+			      const struct e4_ovl_ent *prev, size_t nprev,
+			      struct e4_ovl_ent **ents, size_t *n)
+{
+	blk64_t nblocks = ext2fs_blocks_count(j->fs->super);
+	struct ent_idx *t = NULL;
+	struct e4_ovl_ent *out = NULL;
+	blk64_t *rev = NULL;
+	size_t nt = 0, nr = 0, i, a, b, m = 0, r = 0;
+	errcode_t retval;
+
+	*ents = NULL;
+	*n = 0;
+	if (tr->ntags) {
+		retval = ext2fs_get_array(tr->ntags, sizeof(*t), &t);
+		if (retval)
+			return retval;
+	}
+	for (i = 0; i < tr->ntags; i++) {
+		const struct e4_jtag *tag = &tr->tags[i];
+		blk64_t pblk;
+
+		if (tag->csum_ok == 0 || tag->fsblk >= nblocks ||
+		    in_journal(j, tag->fsblk))
+			continue;	/* not replayed */
+		retval = e4_journal_bmap(j, tag->jblk, &pblk);
+		if (retval)
+			goto out;
+		t[nt].e.fsblk = tag->fsblk;
+		t[nt].e.src_blk = pblk;
+		t[nt].e.jblk = tag->jblk;
+		t[nt].e.tid = tr->tid;
+		t[nt].e.flags = (tag->flags & JBD2_FLAG_ESCAPE) ?
+			E4_OVL_ESCAPED : 0;
+		t[nt].idx = i;
+		nt++;
+	}
+	if (nt > 1)
+		qsort(t, nt, sizeof(*t), ent_idx_cmp);
+	if (tr->nrevokes) {
+		retval = ext2fs_get_array(tr->nrevokes, sizeof(*rev), &rev);
+		if (retval)
+			goto out;
+		memcpy(rev, tr->revokes, tr->nrevokes * sizeof(*rev));
+		nr = tr->nrevokes;
+		qsort(rev, nr, sizeof(*rev), blk_cmp);
+	}
+	if (nprev + nt) {
+		retval = ext2fs_get_array(nprev + nt, sizeof(*out), &out);
+		if (retval)
+			goto out;
+	}
+	/* Merge; Tk's newest copy wins; a revoke of Tk cancels every copy
+	 * (all have tids <= Tk's). */
+	for (a = 0, b = 0; a < nprev || b < nt;) {
+		const struct e4_ovl_ent *e;
+
+		if (b < nt && b + 1 < nt && t[b + 1].e.fsblk == t[b].e.fsblk) {
+			b++;	/* a later tag of Tk for the same block */
+			continue;
+		}
+		if (b >= nt || (a < nprev && prev[a].fsblk < t[b].e.fsblk)) {
+			e = &prev[a++];
+		} else {
+			if (a < nprev && prev[a].fsblk == t[b].e.fsblk)
+				a++;
+			e = &t[b++].e;
+		}
+		while (r < nr && rev[r] < e->fsblk)
+			r++;
+		if (r < nr && rev[r] == e->fsblk)
+			continue;
+		out[m++] = *e;
+	}
+	*ents = out;
+	*n = m;
+	out = NULL;
+	retval = 0;
+out:
+	ext2fs_free_mem(&t);
+	ext2fs_free_mem(&rev);
+	ext2fs_free_mem(&out);
+	return retval;
 }
 
 errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
 			       size_t k, struct e4_ovl_ent **ents, size_t *n)
 {
-	struct rev_ent *rev = NULL;
-	struct e4_ovl_ent *out = NULL;
-	size_t nrev = 0, ntags = 0, i, t, m = 0;
-	blk64_t nblocks = ext2fs_blocks_count(j->fs->super);
+	struct e4_ovl_ent *cur = NULL, *next;
+	size_t ncur = 0, nnext, i;
 	errcode_t retval;
 
 	*ents = NULL;
@@ -434,56 +523,15 @@ errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
 	if (k > scan->ncommitted)
 		k = scan->ncommitted;
 	for (i = 0; i < k; i++) {
-		nrev += scan->trans[i].nrevokes;
-		ntags += scan->trans[i].ntags;
-	}
-	if (nrev) {
-		retval = ext2fs_get_array(nrev, sizeof(*rev), &rev);
+		retval = e4_overlay_map_next(j, &scan->trans[i], cur, ncur,
+					     &next, &nnext);
+		ext2fs_free_mem(&cur);
 		if (retval)
 			return retval;
-		for (i = 0, nrev = 0; i < k; i++)
-			for (t = 0; t < scan->trans[i].nrevokes; t++) {
-				rev[nrev].fsblk = scan->trans[i].revokes[t];
-				rev[nrev++].trans = i;
-			}
-		qsort(rev, nrev, sizeof(*rev), rev_cmp);
+		cur = next;
+		ncur = nnext;
 	}
-	if (ntags) {
-		retval = ext2fs_get_array(ntags, sizeof(*out), &out);
-		if (retval)
-			goto out;
-	}
-	for (i = 0; i < k; i++) {
-		const struct e4_jtrans *tr = &scan->trans[i];
-
-		for (t = 0; t < tr->ntags; t++) {
-			const struct e4_jtag *tag = &tr->tags[t];
-			blk64_t pblk;
-
-			if (tag->csum_ok == 0 || tag->fsblk >= nblocks ||
-			    in_journal(j, tag->fsblk))
-				continue;	/* not replayed */
-			if (nrev && newest_revoke(rev, nrev, tag->fsblk) >=
-			    (long)i)
-				continue;	/* revoked */
-			retval = e4_journal_bmap(j, tag->jblk, &pblk);
-			if (retval)
-				goto out;
-			out[m].fsblk = tag->fsblk;
-			out[m].src_blk = pblk;
-			out[m].jblk = tag->jblk;
-			out[m].tid = tr->tid;
-			out[m].flags = (tag->flags & JBD2_FLAG_ESCAPE) ?
-				E4_OVL_ESCAPED : 0;
-			m++;
-		}
-	}
-	*ents = out;
-	*n = m;
-	out = NULL;
-	retval = 0;
-out:
-	ext2fs_free_mem(&rev);
-	ext2fs_free_mem(&out);
-	return retval;
+	*ents = cur;
+	*n = ncur;
+	return 0;
 }

@@ -722,6 +722,19 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 
 	if (!j->jsb.start) {
 		s->stop = E4_SCAN_EMPTY;
+	} else if (s->log_end <= s->log_first || s->start_jblk >= s->log_end ||
+		   s->log_end > j->real_len) {
+		/* No log to walk (the kernel refuses such a superblock in
+		 * journal_load_superblock() / fast-commit setup). */
+		s->fail = E4_ERR_JOURNAL_CORRUPT;
+		stop_at(s, E4_SCAN_IO_ERROR, s->start_jblk);
+		retval = add_event(&sc, s->start_tid, s->start_jblk,
+				   E4_SCAN_IO_ERROR, "log area [%llu, %llu) "
+				   "empty or past the journal: recovery fails",
+				   (unsigned long long)s->log_first,
+				   (unsigned long long)s->log_end);
+		if (retval)
+			goto out;
 	} else {
 		retval = do_scan(&sc, flags, upto);
 		if (retval)

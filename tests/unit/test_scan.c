@@ -388,6 +388,33 @@ static void test_scan_wrap_fc(void **state)
 	e4_jscan_free(s);
 }
 
+/* A fast-commit area covering the whole log: no log to walk; the scan
+ * must fail rather than wrap in place. */
+static void test_scan_no_log(void **state)
+{
+	static struct jbuild jb;
+	struct e4_jscan *s;
+
+	(void)state;
+	jb_init(&jb, V3 | B64, NBLK - 1, 1, 7);
+	header(blk(&jb, 1), JBD2_DESCRIPTOR_BLOCK, 7);
+	jb.j.jsb.start = 1;
+	assert_int_equal(e4_memimg_init(&jb.m, jb.img, sizeof(jb.img)), 0);
+	assert_int_equal(e4_mem_io_manager->open(jb.m.name, 0, &jb.j.io), 0);
+	assert_int_equal(io_channel_set_blksize(jb.j.io, BS), 0);
+	jb.j.external = 1;
+	jb.j.blocksize = BS;
+	jb.j.real_len = NBLK;
+	jb.j.sb = jb.img;
+	e4_jsb_decode(jb.img, &jb.j.jsb);
+	assert_int_equal(e4_journal_scan(&jb.j, 0, 0, &s), 0);
+	assert_int_equal(s->fail, E4_ERR_JOURNAL_CORRUPT);
+	assert_int_equal(s->ncommitted, 0);
+	e4_jscan_free(s);
+	io_channel_close(jb.j.io);
+	e4_memimg_free(&jb.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_revoke_rule),
 		cmocka_unit_test(test_scan_commit_csum),
 		cmocka_unit_test(test_scan_wrap_fc),
+		cmocka_unit_test(test_scan_no_log),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,157 @@
+/*
+ * do_unwritten.c --- e4debug's unwritten-extent commands: ex_unwritten /
+ * lsuw (list, as `e4tune --list-unwritten`), mark_unwritten and
+ * mark_written (as e4tune --mark-unwritten / --mark-written), through
+ * misc/tune_unwritten.c, shared with e4tune.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <et/com_err.h>
+
+#include "e4debug.h"
+#include "../misc/e4tune.h"
+
+void do_list_unwritten(int argc, char **argv, int sci_idx, void *infop)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "replayed", no_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct e4debug *st = E4DEBUG(infop);
+	struct e4tune_opts o;
+	struct e4_json js;
+	int c;
+
+	(void)sci_idx;
+	memset(&o, 0, sizeof(o));
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			o.verbose = 1;
+			break;
+		case 'J':
+			o.json = 1;
+			break;
+		case 'R':
+			o.uw_replayed = 1;
+			break;
+		default:
+			fprintf(stderr, "Usage: %s [-v] [--json] [--replayed] "
+				"[FILE|<ino>]...\n", argv[0]);
+			st->exit_status = 1;
+			return;
+		}
+	}
+	if (e4debug_check_fs_open(st, argv[0]))
+		return;
+	o.device = st->device;
+	o.journal_dev = st->journal_dev;
+	o.list_unwritten = 1;
+	o.uw_files = argv + optind;
+	o.uw_nfiles = argc - optind;
+	e4_json_init(&js, stdout);
+	if (o.json)
+		e4_json_obj_begin(&js, NULL);
+	if (e4tune_unwritten_list(argv[0], &o, st->fs, o.json ? &js : NULL))
+		st->exit_status = 1;
+	if (o.json) {
+		e4_json_obj_end(&js);
+		e4_json_finish(&js);
+	}
+}
+
+/* A block number or count in fs blocks: decimal, 0x hex; no sign. */
+static int parse_blk(const char *s, blk64_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (!*s || *s == '-' || *end || errno)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/* mark_unwritten / mark_written: the same parser, @unwritten says which. */
+static void do_mark(int argc, char **argv, struct e4debug *st, int unwritten)
+{
+	static const struct option longopts[] = {
+		{ "keep-contents", no_argument, NULL, 'K' },
+		{ "skip-holes", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct e4tune_opts o;
+	struct e4tune_mark *m;
+	int c;
+
+	memset(&o, 0, sizeof(o));
+	m = &o.uw_marks[0];
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "nf", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			o.dry_run = 1;
+			break;
+		case 'f':
+			o.force = 1;
+			break;
+		case 'K':
+			if (unwritten)
+				goto usage;
+			o.keep_contents = 1;
+			break;
+		case 'S':
+			o.skip_holes = 1;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 3)
+		goto usage;
+	if (parse_blk(argv[optind + 1], &m->lblk) ||
+	    parse_blk(argv[optind + 2], &m->len)) {
+		fprintf(stderr, "%s: invalid block number or length "
+			"'%s %s' (fs blocks)\n", argv[0], argv[optind + 1],
+			argv[optind + 2]);
+		st->exit_status = 1;
+		return;
+	}
+	if (o.dry_run ? e4debug_check_fs_open(st, argv[0]) :
+	    e4debug_check_fs_rw(st, argv[0]))
+		return;
+	m->file = argv[optind];
+	m->unwritten = unwritten;
+	o.uw_nmarks = 1;
+	o.device = st->device;
+	if (e4tune_unwritten_write(argv[0], &o, st->fs))
+		st->exit_status = 1;
+	return;
+usage:
+	fprintf(stderr, "Usage: %s [-n] [-f] %s[--skip-holes] FILE LBLK LEN\n",
+		argv[0], unwritten ? "" : "[--keep-contents] ");
+	st->exit_status = 1;
+}
+
+void do_mark_unwritten(int argc, char **argv, int sci_idx, void *infop)
+{
+	(void)sci_idx;
+	do_mark(argc, argv, E4DEBUG(infop), 1);
+}
+
+void do_mark_written(int argc, char **argv, int sci_idx, void *infop)
+{
+	(void)sci_idx;
+	do_mark(argc, argv, E4DEBUG(infop), 0);
+}
