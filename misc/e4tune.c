@@ -225,7 +225,15 @@ int main(int argc, char **argv)
 		}
 	}
 	if (fs) {
-		errcode_t retval = ext2fs_close_free(&fs);
+		errcode_t retval;
+
+		/* Without orig_super libext2fs writes the superblock in one
+		 * 1 KiB write, not field by field: a failure (or crash)
+		 * between those writes left a superblock whose checksum
+		 * fails, which no rerun could open (t_fault_tools). */
+		if (fs->flags & EXT2_FLAG_RW)
+			ext2fs_free_mem(&fs->orig_super);
+		retval = ext2fs_close_free(&fs);
 
 		if (retval) {
 			com_err(prog, retval, "while closing %s", o.device);

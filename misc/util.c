@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -76,6 +77,60 @@ errcode_t e4_tool_check_undo(const char *prog, const char *undo_file,
 	return 0;
 }
 
+/*
+ * Test-only fault injection (tests/t_fault_tools): E4_FAULT="write:K",
+ * "read:K" or "short:K" (comma-separated) routes the file system's io
+ * through libe4's fault io_manager (lib/e4/fault_io.c), failing the K-th
+ * and every later write (read) with E4_ERR_IO_FAULT, or making the K-th
+ * read short.  Unset, nothing changes.  An external journal device is not
+ * wrapped.
+ */
+static struct e4_fault tool_fault;
+
+errcode_t e4_tool_fault_wrap(const char *prog, const char *device,
+			     io_manager *io, const char **name)
+{
+	const char *spec = getenv("E4_FAULT");
+	char *copy, *tok, *save = NULL, *end;
+	unsigned long long k;
+
+	if (!spec || !*spec)
+		return 0;
+	e4_fault_init(&tool_fault, *io, device);
+	copy = strdup(spec);
+	if (!copy)
+		return EXT2_ET_NO_MEMORY;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+
+		k = colon ? strtoull(colon + 1, &end, 10) : 0;
+		if (!colon || !k || *end) {
+			com_err(prog, EXT2_ET_INVALID_ARGUMENT,
+				"in E4_FAULT='%s'", spec);
+			free(copy);
+			return EXT2_ET_INVALID_ARGUMENT;
+		}
+		*colon = 0;
+		if (!strcmp(tok, "write"))
+			tool_fault.fail_write_at = k;
+		else if (!strcmp(tok, "read"))
+			tool_fault.fail_read_at = k;
+		else if (!strcmp(tok, "short"))
+			tool_fault.short_read_at = k;
+		else {
+			com_err(prog, EXT2_ET_INVALID_ARGUMENT,
+				"in E4_FAULT='%s'", spec);
+			free(copy);
+			return EXT2_ET_INVALID_ARGUMENT;
+		}
+	}
+	free(copy);
+	*io = e4_fault_io_manager;
+	*name = tool_fault.name;
+	return 0;
+}
+
 errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
 {
 	errcode_t retval;
@@ -122,6 +177,7 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 			  const char *undo_file, ext2_filsys *ret)
 {
 	io_manager io = unix_io_manager;
+	const char *open_name = device;
 	int open_flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP;
 	int mount_flags = 0;
 	struct stat st;
@@ -164,7 +220,10 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 	}
 	if (flags & E4_OPEN_IGNORE_CSUM)
 		open_flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
-	retval = ext2fs_open2(device, NULL, open_flags, 0, 0, io, ret);
+	retval = e4_tool_fault_wrap(prog, device, &io, &open_name);
+	if (retval)
+		return retval;
+	retval = ext2fs_open2(open_name, NULL, open_flags, 0, 0, io, ret);
 	if (retval) {
 		com_err(prog, retval, "while trying to open %s", device);
 		*ret = NULL;

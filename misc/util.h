@@ -47,6 +47,16 @@ errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file);
 errcode_t e4_tool_check_undo(const char *prog, const char *undo_file,
 			     const char *device, const char *journal_dev);
 
+/*
+ * e4_tool_fault_wrap() - test-only: when the environment variable
+ * E4_FAULT is set ("write:K", "read:K", "short:K", comma-separated), make
+ * *@io the fault-injecting io_manager wrapping the old *@io on @device and
+ * *@name the channel name to open; else change nothing.  Used by
+ * e4_tool_open_fs().  Returns 0 or EXT2_ET_INVALID_ARGUMENT (printed).
+ */
+errcode_t e4_tool_fault_wrap(const char *prog, const char *device,
+			     io_manager *io, const char **name);
+
 /* e4_tool_needs_recovery() - nonzero if the fs superblock says so. */
 int e4_tool_needs_recovery(ext2_filsys fs);
 

@@ -257,6 +257,11 @@ struct e4_memimg {
 	uint64_t	npages, ndirty;
 	uint64_t	nreads, nwrites;	/* channel calls so far */
 	char		name[40];	/* "e4mem:0x..." for ext2fs_open2 */
+	/* Optional, set after e4_memimg_init(): called with the byte range
+	 * of every write made through a channel (not e4_memimg_pwrite()),
+	 * before it is applied; for harnesses that check what is written. */
+	void		(*on_write)(void *arg, uint64_t off, uint64_t len);
+	void		*on_write_arg;
 };
 
 extern io_manager e4_mem_io_manager;

@@ -198,6 +198,9 @@ static errcode_t mem_write64(io_channel io, unsigned long long block,
 	struct e4_memimg *m = io->private_data;
 
 	m->nwrites++;
+	if (m->on_write)
+		m->on_write(m->on_write_arg, block * io->block_size,
+			    span(io, count));
 	return e4_memimg_pwrite(m, block * io->block_size, data,
 				span(io, count));
 }
@@ -220,6 +223,8 @@ static errcode_t mem_write_byte(io_channel io, unsigned long offset,
 	struct e4_memimg *m = io->private_data;
 
 	m->nwrites++;
+	if (m->on_write)
+		m->on_write(m->on_write_arg, offset, count);
 	return e4_memimg_pwrite(m, offset, data, count);
 }
 
@@ -248,6 +253,8 @@ static errcode_t mem_zeroout(io_channel io, unsigned long long block,
 	errcode_t retval;
 
 	m->nwrites++;
+	if (m->on_write)
+		m->on_write(m->on_write_arg, off, len);
 	while (len) {
 		uint64_t n = len < MEM_PAGE ? len : MEM_PAGE;
 

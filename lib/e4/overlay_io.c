@@ -201,7 +201,9 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 	retval = ext2fs_get_mem(ov->blocksize, &priv->tmp);
 	if (retval)
 		goto fail;
-	retval = unix_io_manager->open(ov->image, 0, &priv->img);
+	/* An in-memory image (mem_io.c, tests and fuzzing) by its name. */
+	retval = (strncmp(ov->image, "e4mem:", 6) ? unix_io_manager :
+		  e4_mem_io_manager)->open(ov->image, 0, &priv->img);
 	if (retval)
 		goto fail;
 	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);

@@ -232,7 +232,7 @@ static errcode_t write_blocks(e4_journal_t j, struct plan *pl,
 {
 	ext2_filsys fs = j->fs;
 	unsigned int bs = j->blocksize;
-	blk64_t cap = CHUNK_BYTES / bs;
+	blk64_t cap = CHUNK_BYTES / bs, lo, hi;
 	unsigned char *rbuf = NULL, *wbuf = NULL;
 	size_t *idx = NULL, a, b, i, m;
 	errcode_t retval;
@@ -240,6 +240,15 @@ static errcode_t write_blocks(e4_journal_t j, struct plan *pl,
 
 	if (cap > j->real_len)	/* a batch never spans more */
 		cap = j->real_len;
+	lo = hi = pl->nw ? pl->w[0].jblk : 0;
+	for (i = 1; i < pl->nw; i++) {
+		if (pl->w[i].jblk < lo)
+			lo = pl->w[i].jblk;
+		if (pl->w[i].jblk > hi)
+			hi = pl->w[i].jblk;
+	}
+	if (cap > hi - lo + 1)	/* ... nor more than all the copies */
+		cap = hi - lo + 1;
 	if (!cap)
 		cap = 1;
 	retval = ext2fs_get_mem(cap * bs, &rbuf);

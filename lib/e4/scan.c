@@ -25,7 +25,8 @@
 struct lreader {
 	e4_journal_t	j;
 	unsigned char	*buf;
-	blk64_t		cap;		/* jblocks the buffer holds */
+	blk64_t		cap;		/* jblocks the buffer may grow to */
+	blk64_t		alloc;		/* jblocks the buffer holds now */
 	blk64_t		want;		/* jblocks for the next read */
 	blk64_t		start, n;
 	blk64_t		log_end;
@@ -54,6 +55,13 @@ static errcode_t lr_get(struct lreader *r, blk64_t jblk,
 	if (count > r->want)
 		count = r->want;
 	r->n = 0;
+	if (count > r->alloc) {	/* grow with want: small logs stay small */
+		retval = ext2fs_resize_mem(r->alloc * j->blocksize,
+					   count * j->blocksize, &r->buf);
+		if (retval)
+			return retval;
+		r->alloc = count;
+	}
 	retval = e4_journal_read(j, jblk, count, r->buf);
 	r->nreads++;
 	if (retval && count > 1) {
@@ -614,8 +622,9 @@ chksum_ok:
 				      t->nrevokes + n, sizeof(*t->revokes));
 			if (retval)
 				return retval;
-			memcpy(t->revokes + t->nrevokes, sc->drevs,
-			       n * sizeof(*sc->drevs));
+			if (n)	/* t->revokes is still NULL when n == 0 */
+				memcpy(t->revokes + t->nrevokes, sc->drevs,
+				       n * sizeof(*sc->drevs));
 			t->nrevokes += n;
 			t->nrevoke_records += n;
 			continue;
@@ -698,7 +707,8 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	if (sc.r.want > sc.r.cap)
 		sc.r.want = sc.r.cap;
 	sc.r.log_end = s->log_end;
-	retval = ext2fs_get_mem(sc.r.cap * bs, &sc.r.buf);
+	sc.r.alloc = sc.r.want;
+	retval = ext2fs_get_mem(sc.r.alloc * bs, &sc.r.buf);
 	if (!retval)
 		retval = ext2fs_get_mem(bs, &sc.tmp);
 	if (!retval)

@@ -1,0 +1,349 @@
+/*
+ * harness.c --- template images, input placement, checksum fix-ups
+ * and property checks shared by the libFuzzer harnesses (see
+ * harness.h and tests/fuzz/README.md).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <string.h>
+#include <et/com_err.h>
+
+#include "harness.h"
+
+#ifndef E4_FUZZ_TOP
+#define E4_FUZZ_TOP "."
+#endif
+
+static void die(const char *what, errcode_t err)
+{
+	fprintf(stderr, "fuzz template: %s: %s\n", what,
+		err ? error_message(err) : "failed");
+	exit(2);
+}
+
+/* Map the journal of the fs in @t->buf (through libext2fs and libe4). */
+static void map_journal(struct fuzz_tmpl *t)
+{
+	struct e4_memimg m;
+	ext2_filsys fs;
+	e4_journal_t j = NULL;
+	errcode_t retval;
+	blk64_t i;
+
+	retval = e4_memimg_init(&m, t->buf, t->size);
+	if (retval)
+		die("memimg", retval);
+	retval = ext2fs_open2(m.name, NULL, EXT2_FLAG_64BITS, 0, 0,
+			      e4_mem_io_manager, &fs);
+	if (retval)
+		die("open template", retval);
+	t->blocksize = fs->blocksize;
+	t->nblocks = ext2fs_blocks_count(fs->super);
+	retval = e4_journal_open(fs, NULL, 0, &j);
+	if (retval)
+		die("open template journal", retval);
+	t->jlen = j->real_len;
+	t->jpblk = calloc(t->jlen, sizeof(*t->jpblk));
+	if (!t->jpblk)
+		die("calloc", 0);
+	for (i = 0; i < t->jlen; i++)
+		if (e4_journal_bmap(j, i, &t->jpblk[i]))
+			die("bmap template journal", 0);
+	e4_journal_close(j);
+	ext2fs_close_free(&fs);
+	e4_memimg_free(&m);
+}
+
+void fuzz_tmpl_bundled(struct fuzz_tmpl *t, const char *name, int clear_log)
+{
+	char cmd[4096];
+	const char *top = getenv("E4_FUZZ_TOP");
+	FILE *p;
+	size_t cap = 1 << 20, n;
+	blk64_t i;
+
+	memset(t, 0, sizeof(*t));
+	add_error_table(&et_e4_error_table);
+	add_error_table(&et_ext2_error_table);
+	snprintf(cmd, sizeof(cmd), "gzip -dc '%s/tests/images/%s.img.gz'",
+		 top ? top : E4_FUZZ_TOP, name);
+	p = popen(cmd, "r");
+	if (!p)
+		die(cmd, 0);
+	t->buf = malloc(cap);
+	while (t->buf && (n = fread(t->buf + t->size, 1, cap - t->size, p))) {
+		t->size += n;
+		if (t->size == cap) {
+			cap *= 2;
+			t->buf = realloc(t->buf, cap);
+		}
+	}
+	if (pclose(p) || !t->buf || !t->size)
+		die(cmd, 0);
+	map_journal(t);
+	if (clear_log)
+		for (i = 1; i < t->jlen; i++)
+			memset(t->buf + t->jpblk[i] * t->blocksize, 0,
+			       t->blocksize);
+}
+
+void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum)
+{
+	struct ext2_super_block param;
+	struct ext2fs_journal_params jp;
+	struct e4_memimg m;
+	ext2_filsys fs;
+	errcode_t retval;
+
+	memset(t, 0, sizeof(*t));
+	add_error_table(&et_e4_error_table);
+	add_error_table(&et_ext2_error_table);
+	t->size = 4096 * 1024;
+	retval = e4_memimg_init(&m, NULL, t->size);
+	if (retval)
+		die("memimg", retval);
+	memset(&param, 0, sizeof(param));
+	ext2fs_blocks_count_set(&param, 4096);
+	param.s_log_block_size = 0;
+	param.s_inodes_count = 512;
+	param.s_inode_size = 256;
+	param.s_rev_level = EXT2_DYNAMIC_REV;
+	ext2fs_set_feature_extents(&param);
+	ext2fs_set_feature_64bit(&param);
+	ext2fs_set_feature_sparse_super(&param);
+	ext2fs_set_feature_filetype(&param);
+	ext2fs_set_feature_dir_index(&param);
+	ext2fs_set_feature_large_file(&param);
+	ext2fs_set_feature_extra_isize(&param);
+	if (csum)
+		ext2fs_set_feature_metadata_csum(&param);
+	retval = ext2fs_initialize(m.name, EXT2_FLAG_64BITS, &param,
+				   e4_mem_io_manager, &fs);
+	if (retval)
+		die("ext2fs_initialize", retval);
+	memset(fs->super->s_uuid, 0xe4, sizeof(fs->super->s_uuid));
+	if (csum)
+		fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
+	ext2fs_init_csum_seed(fs);
+	retval = ext2fs_allocate_tables(fs);
+	if (!retval)
+		retval = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, 0);
+	if (!retval) {
+		jp.num_journal_blocks = 1024;
+		jp.num_fc_blocks = 0;
+		retval = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
+	}
+	if (retval)
+		die("build template", retval);
+	retval = ext2fs_close_free(&fs);
+	if (retval)
+		die("close template", retval);
+	t->buf = malloc(t->size);
+	if (!t->buf || e4_memimg_pread(&m, 0, t->buf, t->size))
+		die("flatten template", 0);
+	e4_memimg_free(&m);
+	map_journal(t);
+}
+
+void fuzz_place_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
+			const uint8_t *data, size_t len)
+{
+	blk64_t b;
+
+	for (b = 0; len && b < t->jlen; b++) {
+		size_t n = len < t->blocksize ? len : t->blocksize;
+
+		e4_memimg_pwrite(m, t->jpblk[b] * t->blocksize, data, n);
+		data += n;
+		len -= n;
+	}
+}
+
+/* Tag size on disk (the kernel's journal_tag_bytes()). */
+static unsigned int tag_bytes(uint32_t incompat)
+{
+	unsigned int n;
+
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+		return TAG3_SIZE;
+	n = 12;
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+		n += 2;
+	if (!(incompat & JBD2_FEATURE_INCOMPAT_64BIT))
+		n -= 4;
+	return n;
+}
+
+/* Set the tag checksums of the descriptor at jblock @d (in @blk). */
+static void fix_tags(const struct fuzz_tmpl *t, struct e4_memimg *m,
+		     unsigned char *blk, blk64_t d, blk64_t nblk,
+		     uint32_t incompat, uint32_t seed)
+{
+	unsigned int bs = t->blocksize, tb = tag_bytes(incompat);
+	unsigned int off = JBD2_HEADER_SIZE, end = bs - JBD2_TAIL_SIZE;
+	unsigned char *data = malloc(bs), seq[4];
+	blk64_t next = d + 1;
+	uint32_t flags, c;
+
+	if (!data)
+		return;
+	memcpy(seq, blk + JBD2_H_SEQUENCE, 4);
+	while (off + tb <= end && next < nblk) {
+		unsigned char *tag = blk + off;
+
+		flags = (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3) ?
+			e4_be32(tag + TAG3_FLAGS) : e4_be16(tag + TAG_FLAGS);
+		if (e4_memimg_pread(m, t->jpblk[next] * bs, data, bs))
+			break;
+		c = e4_crc32c(seed, seq, 4);
+		c = e4_crc32c(c, data, bs);
+		if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+			e4_put_be32(tag + TAG3_CHECKSUM, c);
+		else
+			e4_put_be16(tag + TAG_CHECKSUM, (uint16_t)c);
+		off += tb;
+		if (!(flags & JBD2_FLAG_SAME_UUID))
+			off += 16;
+		next++;
+		if (flags & JBD2_FLAG_LAST_TAG)
+			break;
+	}
+	free(data);
+}
+
+void fuzz_fix_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
+		      unsigned int ctrl, blk64_t nblk)
+{
+	unsigned char *blk = malloc(t->blocksize);
+	unsigned int bs = t->blocksize;
+	uint32_t incompat, seed, c, type;
+	blk64_t b;
+
+	if (!blk)
+		return;
+	if (nblk > t->jlen)
+		nblk = t->jlen;
+	if (e4_memimg_pread(m, t->jpblk[0] * bs, blk, bs))
+		goto out;
+	if (ctrl & FUZZ_FIX_JSB) {
+		e4_jsb_set_csum(blk);
+		e4_memimg_pwrite(m, t->jpblk[0] * bs, blk, JSB_SIZE);
+	}
+	if (!(ctrl & (FUZZ_FIX_BLOCKS | FUZZ_FIX_TAGS)) ||
+	    !e4_jsb_has_csum_v2v3(blk))
+		goto out;
+	incompat = e4_be32(blk + JSB_FEATURE_INCOMPAT);
+	seed = e4_crc32c(~0U, blk + JSB_UUID, 16);
+	for (b = 1; b < nblk; b++) {
+		if (e4_memimg_pread(m, t->jpblk[b] * bs, blk, bs))
+			break;
+		if (e4_be32(blk) != JBD2_MAGIC)
+			continue;
+		type = e4_be32(blk + JBD2_H_BLOCKTYPE);
+		if (type == JBD2_DESCRIPTOR_BLOCK && (ctrl & FUZZ_FIX_TAGS))
+			fix_tags(t, m, blk, b, nblk, incompat, seed);
+		if ((type == JBD2_DESCRIPTOR_BLOCK ||
+		     type == JBD2_REVOKE_BLOCK) && (ctrl & FUZZ_FIX_BLOCKS)) {
+			memset(blk + bs - JBD2_TAIL_SIZE, 0, JBD2_TAIL_SIZE);
+			c = e4_crc32c(seed, blk, bs);
+			e4_put_be32(blk + bs - JBD2_TAIL_SIZE, c);
+		} else if (type == JBD2_COMMIT_BLOCK &&
+			   (ctrl & FUZZ_FIX_BLOCKS)) {
+			memset(blk + COMMIT_CHKSUM, 0, 4);
+			c = e4_crc32c(seed, blk, bs);
+			e4_put_be32(blk + COMMIT_CHKSUM, c);
+		}
+		e4_memimg_pwrite(m, t->jpblk[b] * bs, blk, bs);
+	}
+out:
+	free(blk);
+}
+
+errcode_t fuzz_open_ro(struct e4_memimg *m, struct e4_fault *f, int flags,
+		       ext2_filsys *fs)
+{
+	e4_fault_init(f, e4_mem_io_manager, m->name);
+	f->flags = E4_FAULT_ABORT_ON_WRITE;
+	*fs = NULL;
+	return ext2fs_open2(f->name, NULL, EXT2_FLAG_64BITS | flags, 0, 0,
+			    e4_fault_io_manager, fs);
+}
+
+void fuzz_read_journal(e4_journal_t j)
+{
+	unsigned char *a, *b;
+	blk64_t i, n = j->real_len, chunk = 64, pblk;
+	errcode_t retval;
+
+	a = malloc(chunk * j->blocksize);
+	b = malloc(j->blocksize);
+	if (!a || !b)
+		goto out;
+	for (i = 0; i < n; i += chunk) {
+		blk64_t c = n - i < chunk ? n - i : chunk, k;
+
+		retval = e4_journal_read(j, i, c, a);
+		FUZZ_ASSERT(!retval, "read jblocks %llu+%llu: %s",
+			    (unsigned long long)i, (unsigned long long)c,
+			    error_message(retval));
+		for (k = 0; k < c; k += 17) {
+			retval = e4_journal_bmap(j, i + k, &pblk);
+			FUZZ_ASSERT(!retval, "bmap %llu",
+				    (unsigned long long)(i + k));
+			retval = io_channel_read_blk64(j->io, pblk, 1, b);
+			FUZZ_ASSERT(!retval, "read pblk");
+			FUZZ_ASSERT(!memcmp(a + k * j->blocksize, b,
+					    j->blocksize),
+				    "read and bmap disagree at %llu",
+				    (unsigned long long)(i + k));
+		}
+	}
+	/* Past the end must fail, not wrap. */
+	FUZZ_ASSERT(e4_journal_bmap(j, n, &pblk) != 0, "bmap past end");
+	FUZZ_ASSERT(e4_journal_read(j, n - 1, 2, a) != 0, "read past end");
+	FUZZ_ASSERT(e4_journal_read(j, ~0ULL, 2, a) != 0, "read wraps");
+out:
+	free(a);
+	free(b);
+}
+
+void fuzz_scan_ro(e4_journal_t j)
+{
+	struct e4_jscan *scan = NULL;
+	struct e4_replay_result res;
+	blk64_t nblocks = ext2fs_blocks_count(j->fs->super);
+	size_t t, k, r;
+	errcode_t retval;
+
+	if (e4_journal_scan(j, 0, 0, &scan))
+		return;
+	FUZZ_ASSERT(scan->log_blocks <= 2ULL * j->jsb.maxlen,
+		    "scan walked %llu blocks, s_maxlen %u",
+		    (unsigned long long)scan->log_blocks, j->jsb.maxlen);
+	FUZZ_ASSERT(scan->ncommitted <= scan->ntrans, "ncommitted");
+	memset(&res, 0, sizeof(res));
+	retval = e4_journal_replay_plan(j, scan, &res);
+	for (t = 0; !retval && t < scan->ntrans; t++)
+		for (k = 0; k < scan->trans[t].ntags; k++) {
+			const struct e4_jtag *g = &scan->trans[t].tags[k];
+			int inside = 0;
+
+			if (g->fate != E4_TAG_REPLAY)
+				continue;
+			FUZZ_ASSERT(t < scan->ncommitted,
+				    "uncommitted tag planned");
+			FUZZ_ASSERT(g->fsblk < nblocks, "block %llu past "
+				    "the fs end planned",
+				    (unsigned long long)g->fsblk);
+			for (r = 0; !j->external && r < j->nruns; r++)
+				if (g->fsblk >= j->runs[r].pblk &&
+				    g->fsblk < j->runs[r].pblk +
+				    j->runs[r].len)
+					inside = 1;
+			FUZZ_ASSERT(!inside, "block %llu inside the journal "
+				    "planned", (unsigned long long)g->fsblk);
+		}
+	e4_jscan_free(scan);
+}

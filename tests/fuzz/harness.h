@@ -1,0 +1,103 @@
+/*
+ * harness.h --- shared parts of the libFuzzer harnesses in tests/fuzz:
+ * template images held in memory, placing an input into one, checksum
+ * fix-ups, and property checks.  Built with clang (make fuzz) or with gcc
+ * and replay_main.c (the regression replayer run by make check).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_FUZZ_HARNESS_H
+#define E4_FUZZ_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "e4.h"
+
+/* Largest input a harness uses; longer inputs are cut. */
+#define FUZZ_MAX_INPUT	16384
+
+/* A property failed: print it and abort, so libFuzzer keeps the input. */
+#define FUZZ_ASSERT(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "PROPERTY FAILED %s:%d: %s: ",	\
+				__FILE__, __LINE__, #cond);		\
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			abort();					\
+		}							\
+	} while (0)
+
+/* A template image: read-only bytes shared by every run. */
+struct fuzz_tmpl {
+	unsigned char	*buf;
+	uint64_t	size;		/* bytes */
+	unsigned int	blocksize;	/* fs block size, bytes */
+	blk64_t		nblocks;	/* fs blocks */
+	blk64_t		*jpblk;		/* journal: jblock -> fs block */
+	blk64_t		jlen;		/* journal length, jblocks */
+};
+
+/*
+ * fuzz_tmpl_bundled() - load tests/images/@name.img.gz (gunzip) into @t and
+ * map its internal journal.  With @clear_log, journal blocks 1.. are zeroed
+ * so a run sees only the log the input supplies.  Exits on error.
+ */
+void fuzz_tmpl_bundled(struct fuzz_tmpl *t, const char *name, int clear_log);
+
+/*
+ * fuzz_tmpl_built() - make a small ext4 in memory with ext2fs_initialize:
+ * 1 KiB blocks, 4096 blocks, no resize inode, no flex_bg (so the
+ * superblock, group descriptors, bitmaps and the start of the inode table,
+ * with the journal inode, lie in the first 16 KiB), extents, 64bit,
+ * metadata_csum when @csum, and a 1024-block journal.  Exits on error.
+ */
+void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum);
+
+/*
+ * fuzz_place_journal() - write @len bytes of @data into journal blocks 0..
+ * of the copy-on-write image @m made over @t.  Bytes past the journal are
+ * dropped.
+ */
+void fuzz_place_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
+			const uint8_t *data, size_t len);
+
+/* Control byte bits (first byte of journal-area inputs). */
+#define FUZZ_FIX_JSB	0x1	/* recompute the journal superblock csum */
+#define FUZZ_FIX_BLOCKS	0x2	/* recompute descriptor/revoke tails and
+				 * commit-block checksums (v2/v3) */
+#define FUZZ_FIX_TAGS	0x4	/* recompute v2/v3 block tag checksums */
+
+/*
+ * fuzz_fix_journal() - apply the FUZZ_FIX_* fix-ups in @ctrl to the
+ * journal blocks [0, @nblk) of @m, so the fuzzer's mutations of a
+ * checksummed log are not all rejected at the first crc32c.
+ */
+void fuzz_fix_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
+		      unsigned int ctrl, blk64_t nblk);
+
+/*
+ * fuzz_open_ro() - open the fs in @m read-only through a fault io_manager
+ * that abort()s on any write (E4_FAULT_ABORT_ON_WRITE), so a read-only
+ * path that writes is a crash.  @f must outlive the fs.  Returns the
+ * ext2fs_open2() error.
+ */
+errcode_t fuzz_open_ro(struct e4_memimg *m, struct e4_fault *f, int flags,
+		       ext2_filsys *fs);
+
+/* Read every journal block through e4_journal_read() and _bmap() and
+ * check both agree with the mapping. */
+void fuzz_read_journal(e4_journal_t j);
+
+/*
+ * fuzz_scan_ro() - e4_journal_scan() and e4_journal_replay_plan() on @j
+ * (no io but reads), checking that the scan walks at most 2 * s_maxlen
+ * log blocks and that no tag past the fs end or inside the journal is
+ * planned for replay.
+ */
+void fuzz_scan_ro(e4_journal_t j);
+
+#endif
