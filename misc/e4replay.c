@@ -260,6 +260,43 @@ static int check_names(struct named *n, int nn, int first_undo)
 }
 
 /*
+ * A journal superblock failing e4_jsb_validate(): the kernel refuses to
+ * load such a journal (journal_check_superblock(), load_superblock()),
+ * so it counts as journal corruption as well as an error (exit 12).
+ */
+static int jsb_refused(errcode_t retval)
+{
+	switch (retval) {
+	case E4_ERR_JSB_MAGIC:
+	case E4_ERR_JSB_BLOCKTYPE:
+	case E4_ERR_JSB_CSUM:
+	case E4_ERR_JSB_BLOCKSIZE:
+	case E4_ERR_JSB_FIRST:
+	case E4_ERR_JSB_MAXLEN:
+	case E4_ERR_JSB_START:
+	case E4_ERR_JSB_UNKNOWN_FEATURE:
+	case E4_ERR_JSB_CSUM_TYPE:
+	case E4_ERR_FEATURE_CONFLICT:
+	case E4_ERR_JSB_TOO_SHORT:
+		return 1;
+	}
+	return 0;
+}
+
+/* Report a journal that did not open; returns the exit status. */
+static int journal_open_failed(errcode_t retval, const char *device)
+{
+	if (jsb_refused(retval)) {
+		com_err(prog, retval, "in the journal of %s: the kernel "
+			"refuses this journal; nothing replayed (run e2fsck)",
+			device);
+		return E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
+	}
+	com_err(prog, retval, "while opening the journal of %s", device);
+	return E4R_EXIT_ERROR;
+}
+
+/*
  * Open IMAGE (and its journal) read-only and close it again: a run with
  * -o creates OUTPUT only once the input is known to open.
  */
@@ -268,21 +305,18 @@ static int probe_input(const char *device, const char *jdev)
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
+	int rc = 0;
 
 	if (e4_tool_open_fs(prog, device, E4_OPEN_IGNORE_CSUM, NULL, &fs))
 		return E4R_EXIT_ERROR;
 	retval = e4_journal_open(fs, jdev, 0, &j);
 	if (retval && !(retval == E4_ERR_NO_JOURNAL &&
-			!e4_tool_needs_recovery(fs))) {
-		com_err(prog, retval, "while opening the journal of %s",
-			device);
-		ext2fs_close_free(&fs);
-		return E4R_EXIT_ERROR;
-	}
+			!e4_tool_needs_recovery(fs)))
+		rc = journal_open_failed(retval, device);
 	if (j)
 		e4_journal_close(j);
 	ext2fs_close_free(&fs);
-	return 0;
+	return rc;
 }
 
 static int parse_tid(const char *s, uint32_t *tid)
@@ -457,9 +491,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (retval) {
-		com_err(prog, retval, "while opening the journal of %s",
-			o.target);
-		rc = E4R_EXIT_ERROR;
+		rc = journal_open_failed(retval, o.device);
 		goto out;
 	}
 	rc = e4r_run(prog, &o, fs, j, &run);
