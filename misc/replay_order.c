@@ -122,6 +122,34 @@ static void print_finding_text(const struct e4_order_finding *f)
 	printf("]\n");
 }
 
+/*
+ * Tags of the checked transactions that replay skips as corruption (block
+ * past the fs end or inside the journal, tag checksum mismatch): fates set
+ * by e4_journal_replay_plan(), as plain e4replay counts them (exit 4).
+ */
+static int bad_tag(const struct e4_jtag *g)
+{
+	return g->fate == E4_TAG_BAD_BLOCK || g->fate == E4_TAG_BAD_CSUM;
+}
+
+static uint64_t count_bad_tags(const struct e4_jscan *scan, size_t ntx)
+{
+	uint64_t n = 0;
+	size_t i, k;
+
+	for (i = 0; i < ntx && i < scan->ncommitted; i++)
+		for (k = 0; k < scan->trans[i].ntags; k++)
+			n += bad_tag(&scan->trans[i].tags[k]);
+	return n;
+}
+
+static const char *bad_tag_why(const struct e4_jtag *g)
+{
+	return g->fate == E4_TAG_BAD_BLOCK ?
+		"block past the fs end or inside the journal" :
+		"tag checksum mismatch";
+}
+
 void e4replay_order_print_text(const char *image,
 			       const struct e4_jscan *scan,
 			       const struct e4_order_report *rep)
@@ -129,6 +157,7 @@ void e4replay_order_print_text(const char *image,
 	static const char *src[] = { "given", "default mount options",
 				     "inferred: file data journaled",
 				     "assumed" };
+	uint64_t nbad;
 	size_t i;
 	int v, hdr;
 
@@ -175,11 +204,30 @@ void e4replay_order_print_text(const char *image,
 		printf("outside the window: %llu initialized blocks of S_n "
 		       "checked for the stamp\n",
 		       (unsigned long long)rep->outside_blocks);
-	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)\n",
-	       rep->violations ? "FAIL" : "OK",
+	nbad = count_bad_tags(scan, rep->ntx);
+	if (nbad)
+		printf("journal corruption:\n");
+	for (i = 0; nbad && i < rep->ntx && i < scan->ncommitted; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+		size_t k;
+
+		for (k = 0; k < t->ntags; k++)
+			if (bad_tag(&t->tags[k]))
+				printf("  tid %u: tag fsblk %llu <- jblk %llu: "
+				       "%s, not replayed\n", t->tid,
+				       (unsigned long long)t->tags[k].fsblk,
+				       (unsigned long long)t->tags[k].jblk,
+				       bad_tag_why(&t->tags[k]));
+	}
+	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)",
+	       rep->violations || nbad ? "FAIL" : "OK",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
 	       (unsigned long long)rep->notes);
+	if (nbad)
+		printf(", %llu corrupt journal tag(s)",
+		       (unsigned long long)nbad);
+	printf("\n");
 }
 
 void e4replay_order_print_json(const char *image,
@@ -257,6 +305,25 @@ void e4replay_order_print_json(const char *image,
 		e4_json_obj_end(&js);
 	}
 	e4_json_arr_end(&js);
+	e4_json_u64(&js, "journal_bad_tags", count_bad_tags(scan, rep->ntx));
+	e4_json_arr_begin(&js, "journal_findings");
+	for (i = 0; i < rep->ntx && i < scan->ncommitted; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+		size_t k;
+
+		for (k = 0; k < t->ntags; k++) {
+			if (!bad_tag(&t->tags[k]))
+				continue;
+			e4_json_obj_begin(&js, NULL);
+			e4_json_u64(&js, "tid", t->tid);
+			e4_json_u64(&js, "fsblk", t->tags[k].fsblk);
+			e4_json_u64(&js, "jblk", t->tags[k].jblk);
+			e4_json_str(&js, "fate",
+				    e4_tag_fate_name(t->tags[k].fate));
+			e4_json_obj_end(&js);
+		}
+	}
+	e4_json_arr_end(&js);
 	e4_json_arr_begin(&js, "warnings");
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
 		e4_json_str(&js, NULL, rep->warnings[i]);
@@ -311,6 +378,7 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 	struct e4_order_opts o;
 	struct e4_order_report *rep = NULL;
 	struct e4_jscan *scan = NULL;
+	struct e4_replay_result res;
 	e4_journal_t j = NULL;
 	ext2_filsys fs = NULL;
 	const char *output = NULL, *jdev = NULL, *image, *upto_arg = NULL;
@@ -409,6 +477,11 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 		rc = retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
 		goto out;
 	}
+	/* The fates plain replay gives each tag: corrupt tags count too. */
+	memset(&res, 0, sizeof(res));
+	if (!scan->fail && e4_journal_replay_plan(j, scan, &res) == 0 &&
+	    count_bad_tags(scan, rep->ntx))
+		rc |= 4;
 	if (json)
 		e4replay_order_print_json(image, scan, rep);
 	else
