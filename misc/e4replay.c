@@ -29,7 +29,7 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: %s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
 		"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
-		"\t[--ignore-fast-commit] IMAGE\n", prog);
+		"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n", prog);
 	exit(E4R_EXIT_USAGE);
 }
 
@@ -339,6 +339,7 @@ int main(int argc, char **argv)
 		{ "upto", required_argument, NULL, 'U' },
 		{ "journal-output", required_argument, NULL, 'O' },
 		{ "ignore-fast-commit", no_argument, NULL, 'F' },
+		{ "replay-anyway", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -401,6 +402,9 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			o.ignore_fc = 1;
+			break;
+		case 'A':
+			o.replay_anyway = 1;
 			break;
 		default:
 			usage();
@@ -506,9 +510,9 @@ out:
 		}
 	}
 	/* Remove only what this run created itself. */
-	if (created && (rc & E4R_EXIT_ERROR))
+	if (created && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 		unlink(o.output);
-	if (jcreated && (rc & E4R_EXIT_ERROR))
+	if (jcreated && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 		unlink(o.journal_output);
 	return rc | order_rc;
 }
