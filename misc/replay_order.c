@@ -101,6 +101,10 @@ static void print_finding_text(const struct e4_order_finding *f)
 	case E4_ORD_STALE:
 		printf(": stale data exposed by tid %u", f->tid);
 		break;
+	case E4_ORD_STALE_PERMITTED:
+		printf(": stale data exposed by tid %u (permitted by "
+		       "data=writeback)", f->tid);
+		break;
 	case E4_ORD_STALE_OUTSIDE:
 		printf(": stale data not exposed by a journaled transaction");
 		break;
@@ -156,7 +160,8 @@ void e4replay_order_print_text(const char *image,
 {
 	static const char *src[] = { "given", "default mount options",
 				     "inferred: file data journaled",
-				     "assumed" };
+				     "assumed: the mount's data= option is "
+				     "not recorded on disk; see --data-mode" };
 	uint64_t nbad;
 	size_t i;
 	int v, hdr;
@@ -230,6 +235,18 @@ void e4replay_order_print_text(const char *image,
 	printf("\n");
 }
 
+/* data_mode_source in JSON: a word, not the enum's number. */
+static const char *dmsrc_key(int src)
+{
+	switch (src) {
+	case E4_DMSRC_GIVEN: return "given";
+	case E4_DMSRC_DEFAULT_OPTS: return "default_mount_opts";
+	case E4_DMSRC_INFERRED: return "inferred";
+	case E4_DMSRC_ASSUMED: return "assumed";
+	}
+	return "?";
+}
+
 void e4replay_order_print_json(const char *image,
 			       const struct e4_jscan *scan,
 			       const struct e4_order_report *rep)
@@ -242,7 +259,7 @@ void e4replay_order_print_json(const char *image,
 	e4_json_str(&js, "image", image);
 	e4_json_u64(&js, "committed", scan->ncommitted);
 	e4_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
-	e4_json_u64(&js, "data_mode_source", rep->data_mode_src);
+	e4_json_str(&js, "data_mode_source", dmsrc_key(rep->data_mode_src));
 	e4_json_bool(&js, "stamped", rep->stamped);
 	e4_json_bool(&js, "journal_corrupt", rep->journal_corrupt);
 	e4_json_u64(&js, "fast_commit_blocks_unchecked", rep->fc_blocks);
@@ -420,13 +437,21 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 				o.data_mode = E4_DATA_JOURNAL;
 			else if (!strcmp(optarg, "writeback"))
 				o.data_mode = E4_DATA_WRITEBACK;
-			else
-				return usage();
+			else {
+				fprintf(stderr, "%s: invalid --data-mode '%s' "
+					"(auto, ordered, journal or "
+					"writeback)\n", prog, optarg);
+				return 16;
+			}
 			break;
 		case 'X':
 		case 'S':
-			if (tri(optarg) < -1)
-				return usage();
+			if (tri(optarg) < -1) {
+				fprintf(stderr, "%s: invalid --%s '%s' (auto, "
+					"yes or no)\n", prog, c == 'X' ?
+					"outside" : "stamped", optarg);
+				return 16;
+			}
 			if (c == 'X')
 				o.outside = tri(optarg);
 			else
