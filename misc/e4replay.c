@@ -29,7 +29,7 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: %s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
 		"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
-		"\t[--ignore-fast-commit] IMAGE\n", prog);
+		"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n", prog);
 	exit(E4R_EXIT_USAGE);
 }
 
@@ -61,6 +61,24 @@ static int sparse_copy(const char *src, const char *dst)
 		close(in);
 		return err;
 	}
+	if (fstat(out, &st) < 0) {
+		err = errno;
+		goto done;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		/* A device keeps its old bytes in the holes: copy them all. */
+		for (off = 0; off < size && !err; off += n) {
+			size_t want = size - off < (off_t)sizeof(buf) ?
+				(size_t)(size - off) : sizeof(buf);
+
+			n = pread(in, buf, want, off);
+			if (n <= 0)
+				err = n < 0 ? errno : EIO;
+			else if (pwrite(out, buf, n, off) != n)
+				err = errno ? errno : EIO;
+		}
+		goto sync;
+	}
 	for (off = 0; off < size && !err; off = hole) {
 		data = lseek(in, off, SEEK_DATA);
 		if (data < 0) {
@@ -90,8 +108,10 @@ static int sparse_copy(const char *src, const char *dst)
 	}
 	if (!err && ftruncate(out, size) < 0)
 		err = errno;
+sync:
 	if (!err && fsync(out) < 0)
 		err = errno;
+done:
 	if (close(out) < 0 && !err)
 		err = errno;
 	close(in);
@@ -122,6 +142,183 @@ static int open_fault(const char *dev, struct e4_fault *f, ext2_filsys *fs,
 	return 1;
 }
 
+/* A file named on the command line, checked before anything is touched. */
+struct named {
+	const char	*what;		/* "IMAGE", "OUTPUT", ... */
+	const char	*path;		/* NULL: not given */
+	struct stat	st;
+	int		exists;
+};
+
+/*
+ * Two names for one file: the same inode (hard links, symlinks, "./x"), or
+ * two nodes of one block device.
+ */
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Split @path into its directory (into @dir) and returns the base name. */
+static const char *split_dir(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(dir, len, ".");
+		return path;
+	}
+	snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path),
+		 path);
+	return slash + 1;
+}
+
+/* 0 if the directory holding @path exists and is writable, else errno. */
+static int dir_writable(const char *path)
+{
+	char dir[4096];
+
+	split_dir(path, dir, sizeof(dir));
+	if (access(dir, W_OK | X_OK) < 0)
+		return errno;
+	return 0;
+}
+
+/* Two names of files yet to be created that name the same new file. */
+static int same_new_file(const char *a, const char *b)
+{
+	char da[4096], db[4096];
+	const char *ba = split_dir(a, da, sizeof(da));
+	const char *bb = split_dir(b, db, sizeof(db));
+	struct stat sa, sb;
+
+	if (strcmp(ba, bb) || stat(da, &sa) < 0 || stat(db, &sb) < 0)
+		return 0;
+	return same_file(&sa, &sb);
+}
+
+/*
+ * Refuse, before anything is opened or written, a command line where two
+ * of IMAGE, JOURNAL_DEV, OUTPUT, --journal-output, the undo file(s) are
+ * one file (compared by stat, not by name), an OUTPUT that is neither a
+ * regular file, absent, nor a block device, and an undo file that is not
+ * a regular file or cannot be created.  Prints one line; returns the exit
+ * status (0: fine).
+ */
+static int check_names(struct named *n, int nn, int first_undo)
+{
+	int a, b, err;
+
+	for (a = 0; a < nn; a++) {
+		if (!n[a].path)
+			continue;
+		if (stat(n[a].path, &n[a].st) == 0) {
+			n[a].exists = 1;
+		} else if (errno != ENOENT || a < 2) {
+			if (a < 2)	/* IMAGE, JOURNAL_DEV: opened later */
+				continue;
+			com_err(prog, errno, "while checking %s %s",
+				n[a].what, n[a].path);
+			return E4R_EXIT_ERROR;
+		}
+	}
+	for (a = 0; a < nn; a++) {
+		for (b = a + 1; b < nn && n[a].path; b++) {
+			if (!n[b].path || n[a].exists != n[b].exists)
+				continue;
+			if (n[a].exists ? !same_file(&n[a].st, &n[b].st) :
+			    !same_new_file(n[a].path, n[b].path))
+				continue;
+			fprintf(stderr, "%s: %s %s is the same file as %s %s; "
+				"nothing done\n", prog, n[b].what, n[b].path,
+				n[a].what, n[a].path);
+			return E4R_EXIT_USAGE;
+		}
+	}
+	for (a = 2; a < nn; a++) {
+		const char *need = a < first_undo ?
+			"a regular file or a block device" :
+			"a regular file";
+
+		if (!n[a].path)
+			continue;
+		if (n[a].exists && !S_ISREG(n[a].st.st_mode) &&
+		    !(a < first_undo && S_ISBLK(n[a].st.st_mode))) {
+			fprintf(stderr, "%s: %s %s is not %s; nothing done\n",
+				prog, n[a].what, n[a].path, need);
+			return E4R_EXIT_USAGE;
+		}
+		if (!n[a].exists && (err = dir_writable(n[a].path))) {
+			com_err(prog, err, "while checking that %s %s can be "
+				"created; nothing done", n[a].what, n[a].path);
+			return E4R_EXIT_ERROR;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A journal superblock failing e4_jsb_validate(): the kernel refuses to
+ * load such a journal (journal_check_superblock(), load_superblock()),
+ * so it counts as journal corruption as well as an error (exit 12).
+ */
+static int jsb_refused(errcode_t retval)
+{
+	switch (retval) {
+	case E4_ERR_JSB_MAGIC:
+	case E4_ERR_JSB_BLOCKTYPE:
+	case E4_ERR_JSB_CSUM:
+	case E4_ERR_JSB_BLOCKSIZE:
+	case E4_ERR_JSB_FIRST:
+	case E4_ERR_JSB_MAXLEN:
+	case E4_ERR_JSB_START:
+	case E4_ERR_JSB_UNKNOWN_FEATURE:
+	case E4_ERR_JSB_CSUM_TYPE:
+	case E4_ERR_FEATURE_CONFLICT:
+	case E4_ERR_JSB_TOO_SHORT:
+		return 1;
+	}
+	return 0;
+}
+
+/* Report a journal that did not open; returns the exit status. */
+static int journal_open_failed(errcode_t retval, const char *device)
+{
+	if (jsb_refused(retval)) {
+		com_err(prog, retval, "in the journal of %s: the kernel "
+			"refuses this journal; nothing replayed (run e2fsck)",
+			device);
+		return E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
+	}
+	com_err(prog, retval, "while opening the journal of %s", device);
+	return E4R_EXIT_ERROR;
+}
+
+/*
+ * Open IMAGE (and its journal) read-only and close it again: a run with
+ * -o creates OUTPUT only once the input is known to open.
+ */
+static int probe_input(const char *device, const char *jdev)
+{
+	ext2_filsys fs = NULL;
+	e4_journal_t j = NULL;
+	errcode_t retval;
+	int rc = 0;
+
+	if (e4_tool_open_fs(prog, device, E4_OPEN_IGNORE_CSUM, NULL, &fs))
+		return E4R_EXIT_ERROR;
+	retval = e4_journal_open(fs, jdev, 0, &j);
+	if (retval && !(retval == E4_ERR_NO_JOURNAL &&
+			!e4_tool_needs_recovery(fs)))
+		rc = journal_open_failed(retval, device);
+	if (j)
+		e4_journal_close(j);
+	ext2fs_close_free(&fs);
+	return rc;
+}
+
 static int parse_tid(const char *s, uint32_t *tid)
 {
 	char *end;
@@ -142,6 +339,7 @@ int main(int argc, char **argv)
 		{ "upto", required_argument, NULL, 'U' },
 		{ "journal-output", required_argument, NULL, 'O' },
 		{ "ignore-fast-commit", no_argument, NULL, 'F' },
+		{ "replay-anyway", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -151,8 +349,14 @@ int main(int argc, char **argv)
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
-	int c, rc = 0, created = 0, open_flags, order_rc = 0, jflags;
+	int c, rc = 0, created = 0, jcreated = 0, open_flags, order_rc = 0;
+	int jflags;
 	char jundo[4096];
+	struct named names[6] = {
+		{ .what = "IMAGE" }, { .what = "JOURNAL_DEV" },
+		{ .what = "OUTPUT" }, { .what = "--journal-output" },
+		{ .what = "undo file" }, { .what = "journal undo file" },
+	};
 
 	memset(&o, 0, sizeof(o));
 	memset(&run, 0, sizeof(run));
@@ -199,6 +403,9 @@ int main(int argc, char **argv)
 		case 'F':
 			o.ignore_fc = 1;
 			break;
+		case 'A':
+			o.replay_anyway = 1;
+			break;
 		default:
 			usage();
 		}
@@ -222,24 +429,37 @@ int main(int argc, char **argv)
 		exit(E4R_EXIT_USAGE);
 	}
 
+	if (o.undo_file && o.journal_dev) {
+		/* The journal device gets its own undo file, UNDO.journal. */
+		snprintf(jundo, sizeof(jundo), "%s.journal", o.undo_file);
+	}
+	names[0].path = o.device;
+	names[1].path = o.journal_dev;
+	names[2].path = o.output;
+	names[3].path = o.journal_output;
+	names[4].path = o.undo_file;
+	names[5].path = o.undo_file && o.journal_dev ? jundo : NULL;
+	rc = check_names(names, 6, 4);
+	if (rc)
+		exit(rc);
+
 	o.target = o.device;
 	if (o.output) {
-		if (!strcmp(o.output, o.device)) {
-			fprintf(stderr, "%s: OUTPUT must differ from IMAGE\n",
-				prog);
-			exit(E4R_EXIT_USAGE);
-		}
+		rc = probe_input(o.device, o.journal_dev);
+		if (rc)
+			exit(rc);
 		retval = sparse_copy(o.device, o.output);
+		created = !names[2].exists;
 		if (retval) {
 			com_err(prog, retval, "while copying %s to %s",
 				o.device, o.output);
-			unlink(o.output);
-			exit(E4R_EXIT_ERROR);
+			rc = E4R_EXIT_ERROR;
+			goto out;
 		}
-		created = 1;
 		o.target = o.output;
 		if (o.journal_output) {
 			retval = sparse_copy(o.journal_dev, o.journal_output);
+			jcreated = !names[3].exists;
 			if (retval) {
 				com_err(prog, retval, "while copying %s to %s",
 					o.journal_dev, o.journal_output);
@@ -263,8 +483,6 @@ int main(int argc, char **argv)
 	}
 	jflags = o.dry_run ? 0 : E4_JOURNAL_RW;
 	if (!o.dry_run && o.journal_dev && o.undo_file) {
-		/* The journal device gets its own undo file, UNDO.journal. */
-		snprintf(jundo, sizeof(jundo), "%s.journal", o.undo_file);
 		if (e4_tool_setup_undo(prog, jundo)) {
 			rc = E4R_EXIT_ERROR;
 			goto out;
@@ -277,9 +495,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (retval) {
-		com_err(prog, retval, "while opening the journal of %s",
-			o.target);
-		rc = E4R_EXIT_ERROR;
+		rc = journal_open_failed(retval, o.device);
 		goto out;
 	}
 	rc = e4r_run(prog, &o, fs, j, &run);
@@ -293,10 +509,10 @@ out:
 			rc |= E4R_EXIT_ERROR;
 		}
 	}
-	if (created && (rc & E4R_EXIT_ERROR)) {
+	/* Remove only what this run created itself. */
+	if (created && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 		unlink(o.output);
-		if (o.journal_output)
-			unlink(o.journal_output);
-	}
+	if (jcreated && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
+		unlink(o.journal_output);
 	return rc | order_rc;
 }

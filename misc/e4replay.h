@@ -28,6 +28,7 @@ struct e4r_opts {
 	int		verbose;	/* -v */
 	int		json;		/* --json */
 	int		ignore_fc;	/* --ignore-fast-commit */
+	int		replay_anyway;	/* --replay-anyway */
 	int		upto_set;	/* --upto */
 	uint32_t	upto;
 };

@@ -101,6 +101,10 @@ static void print_finding_text(const struct e4_order_finding *f)
 	case E4_ORD_STALE:
 		printf(": stale data exposed by tid %u", f->tid);
 		break;
+	case E4_ORD_STALE_PERMITTED:
+		printf(": stale data exposed by tid %u (permitted by "
+		       "data=writeback)", f->tid);
+		break;
 	case E4_ORD_STALE_OUTSIDE:
 		printf(": stale data not exposed by a journaled transaction");
 		break;
@@ -122,13 +126,43 @@ static void print_finding_text(const struct e4_order_finding *f)
 	printf("]\n");
 }
 
+/*
+ * Tags of the checked transactions that replay skips as corruption (block
+ * past the fs end or inside the journal, tag checksum mismatch): fates set
+ * by e4_journal_replay_plan(), as plain e4replay counts them (exit 4).
+ */
+static int bad_tag(const struct e4_jtag *g)
+{
+	return g->fate == E4_TAG_BAD_BLOCK || g->fate == E4_TAG_BAD_CSUM;
+}
+
+static uint64_t count_bad_tags(const struct e4_jscan *scan, size_t ntx)
+{
+	uint64_t n = 0;
+	size_t i, k;
+
+	for (i = 0; i < ntx && i < scan->ncommitted; i++)
+		for (k = 0; k < scan->trans[i].ntags; k++)
+			n += bad_tag(&scan->trans[i].tags[k]);
+	return n;
+}
+
+static const char *bad_tag_why(const struct e4_jtag *g)
+{
+	return g->fate == E4_TAG_BAD_BLOCK ?
+		"block past the fs end or inside the journal" :
+		"tag checksum mismatch";
+}
+
 void e4replay_order_print_text(const char *image,
 			       const struct e4_jscan *scan,
 			       const struct e4_order_report *rep)
 {
 	static const char *src[] = { "given", "default mount options",
 				     "inferred: file data journaled",
-				     "assumed" };
+				     "assumed: the mount's data= option is "
+				     "not recorded on disk; see --data-mode" };
+	uint64_t nbad;
 	size_t i;
 	int v, hdr;
 
@@ -175,11 +209,42 @@ void e4replay_order_print_text(const char *image,
 		printf("outside the window: %llu initialized blocks of S_n "
 		       "checked for the stamp\n",
 		       (unsigned long long)rep->outside_blocks);
-	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)\n",
-	       rep->violations ? "FAIL" : "OK",
+	nbad = count_bad_tags(scan, rep->ntx);
+	if (nbad)
+		printf("journal corruption:\n");
+	for (i = 0; nbad && i < rep->ntx && i < scan->ncommitted; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+		size_t k;
+
+		for (k = 0; k < t->ntags; k++)
+			if (bad_tag(&t->tags[k]))
+				printf("  tid %u: tag fsblk %llu <- jblk %llu: "
+				       "%s, not replayed\n", t->tid,
+				       (unsigned long long)t->tags[k].fsblk,
+				       (unsigned long long)t->tags[k].jblk,
+				       bad_tag_why(&t->tags[k]));
+	}
+	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)",
+	       rep->violations || nbad ? "FAIL" : "OK",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
 	       (unsigned long long)rep->notes);
+	if (nbad)
+		printf(", %llu corrupt journal tag(s)",
+		       (unsigned long long)nbad);
+	printf("\n");
+}
+
+/* data_mode_source in JSON: a word, not the enum's number. */
+static const char *dmsrc_key(int src)
+{
+	switch (src) {
+	case E4_DMSRC_GIVEN: return "given";
+	case E4_DMSRC_DEFAULT_OPTS: return "default_mount_opts";
+	case E4_DMSRC_INFERRED: return "inferred";
+	case E4_DMSRC_ASSUMED: return "assumed";
+	}
+	return "?";
 }
 
 void e4replay_order_print_json(const char *image,
@@ -194,7 +259,7 @@ void e4replay_order_print_json(const char *image,
 	e4_json_str(&js, "image", image);
 	e4_json_u64(&js, "committed", scan->ncommitted);
 	e4_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
-	e4_json_u64(&js, "data_mode_source", rep->data_mode_src);
+	e4_json_str(&js, "data_mode_source", dmsrc_key(rep->data_mode_src));
 	e4_json_bool(&js, "stamped", rep->stamped);
 	e4_json_bool(&js, "journal_corrupt", rep->journal_corrupt);
 	e4_json_u64(&js, "fast_commit_blocks_unchecked", rep->fc_blocks);
@@ -257,6 +322,25 @@ void e4replay_order_print_json(const char *image,
 		e4_json_obj_end(&js);
 	}
 	e4_json_arr_end(&js);
+	e4_json_u64(&js, "journal_bad_tags", count_bad_tags(scan, rep->ntx));
+	e4_json_arr_begin(&js, "journal_findings");
+	for (i = 0; i < rep->ntx && i < scan->ncommitted; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+		size_t k;
+
+		for (k = 0; k < t->ntags; k++) {
+			if (!bad_tag(&t->tags[k]))
+				continue;
+			e4_json_obj_begin(&js, NULL);
+			e4_json_u64(&js, "tid", t->tid);
+			e4_json_u64(&js, "fsblk", t->tags[k].fsblk);
+			e4_json_u64(&js, "jblk", t->tags[k].jblk);
+			e4_json_str(&js, "fate",
+				    e4_tag_fate_name(t->tags[k].fate));
+			e4_json_obj_end(&js);
+		}
+	}
+	e4_json_arr_end(&js);
 	e4_json_arr_begin(&js, "warnings");
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
 		e4_json_str(&js, NULL, rep->warnings[i]);
@@ -311,6 +395,7 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 	struct e4_order_opts o;
 	struct e4_order_report *rep = NULL;
 	struct e4_jscan *scan = NULL;
+	struct e4_replay_result res;
 	e4_journal_t j = NULL;
 	ext2_filsys fs = NULL;
 	const char *output = NULL, *jdev = NULL, *image, *upto_arg = NULL;
@@ -352,13 +437,21 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 				o.data_mode = E4_DATA_JOURNAL;
 			else if (!strcmp(optarg, "writeback"))
 				o.data_mode = E4_DATA_WRITEBACK;
-			else
-				return usage();
+			else {
+				fprintf(stderr, "%s: invalid --data-mode '%s' "
+					"(auto, ordered, journal or "
+					"writeback)\n", prog, optarg);
+				return 16;
+			}
 			break;
 		case 'X':
 		case 'S':
-			if (tri(optarg) < -1)
-				return usage();
+			if (tri(optarg) < -1) {
+				fprintf(stderr, "%s: invalid --%s '%s' (auto, "
+					"yes or no)\n", prog, c == 'X' ?
+					"outside" : "stamped", optarg);
+				return 16;
+			}
 			if (c == 'X')
 				o.outside = tri(optarg);
 			else
@@ -409,6 +502,11 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 		rc = retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
 		goto out;
 	}
+	/* The fates plain replay gives each tag: corrupt tags count too. */
+	memset(&res, 0, sizeof(res));
+	if (!scan->fail && e4_journal_replay_plan(j, scan, &res) == 0 &&
+	    count_bad_tags(scan, rep->ntx))
+		rc |= 4;
 	if (json)
 		e4replay_order_print_json(image, scan, rep);
 	else

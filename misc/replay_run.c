@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <et/com_err.h>
 
 #include "e4.h"
@@ -27,6 +28,17 @@ static const char *csum_name(const struct e4_jscan *s)
 static const char *ok_name(int ok)
 {
 	return ok < 0 ? "none" : ok ? "ok" : "BAD";
+}
+
+/* Commit time as --check-order shows it: UTC, seconds. */
+static void fmt_time(uint64_t sec, char *buf, size_t len)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "%" PRIu64, sec);
 }
 
 static void print_text(const struct e4r_opts *o, ext2_filsys fs,
@@ -50,6 +62,7 @@ static void print_text(const struct e4r_opts *o, ext2_filsys fs,
 	       s->start_tid, run->needs_recovery ? "yes" : "no");
 	for (i = 0; i < s->ntrans; i++) {
 		const struct e4_jtrans *t = &s->trans[i];
+		char tb[32];
 
 		printf("tid %" PRIu32 ": jblocks %llu-%llu (%llu), %u "
 		       "descriptor, %u revoke blocks, %zu tags, %zu "
@@ -58,11 +71,12 @@ static void print_text(const struct e4r_opts *o, ext2_filsys fs,
 		       (unsigned long long)t->last_jblk,
 		       (unsigned long long)t->nblocks, t->ndescriptors,
 		       t->nrevoke_blocks, t->ntags, t->nrevokes);
-		if (t->has_commit)
-			printf("commit %" PRIu64 ".%09" PRIu32
-			       ", checksum %s%s", t->commit_sec,
-			       t->commit_nsec, ok_name(t->commit_csum_ok),
+		if (t->has_commit) {
+			fmt_time(t->commit_sec, tb, sizeof(tb));
+			printf("commit %s UTC, checksum %s%s", tb,
+			       ok_name(t->commit_csum_ok),
 			       t->commit_partial ? " (header only)" : "");
+		}
 		else
 			printf("no commit block");
 		printf(", %s\n", t->committed ? "replay" : "NOT replayed");
@@ -242,7 +256,7 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 				 o->upto, &run->scan);
 	if (retval) {
 		com_err(prog, retval, "while scanning the journal of %s",
-			o->target);
+			o->device);
 		return E4R_EXIT_ERROR;
 	}
 	s = run->scan;
@@ -252,21 +266,39 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 	if (s->fail) {
 		com_err(prog, s->fail, "in the journal of %s: the kernel's "
 			"recovery fails here; nothing replayed (run e2fsck)",
-			o->target);
+			o->device);
 		run->refused = "the kernel would refuse this journal";
 		rc |= E4R_EXIT_ERROR;
 	} else if (o->upto_set && s->stop != E4_SCAN_UPTO) {
-		com_err(prog, E4_ERR_UPTO_NOT_FOUND, "tid %u in %s",
-			o->upto, o->target);
+		/* A usage error, as with --check-order --upto. */
+		com_err(prog, E4_ERR_UPTO_NOT_FOUND, "(--upto %u) in the "
+			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
-		rc = E4R_EXIT_ERROR;
-	} else if (s->fc_live && !o->ignore_fc && !o->dry_run) {
+		rc = E4R_EXIT_USAGE;
+	} else if (s->fc_live && !o->ignore_fc) {
+		/* -n reports the refusal the real run makes. */
 		com_err(prog, E4_ERR_FAST_COMMIT, "in %s: %u fast-commit "
 			"blocks hold tags (use --ignore-fast-commit to "
-			"replay the full commits only)", o->target,
+			"replay the full commits only)", o->device,
 			s->fc_blocks_used);
 		run->refused = "live fast commits";
 		rc = E4R_EXIT_ERROR;
+	} else if (s->start_jblk && !run->needs_recovery &&
+		   !o->replay_anyway) {
+		/*
+		 * A log without needs_recovery: the kernel does not replay
+		 * it but wipes it on mount (ext4_load_journal() ->
+		 * jbd2_journal_wipe(), "Clearing recovery information on
+		 * journal"); e2fsck asks.  Replay nothing, say so.
+		 */
+		fprintf(stderr, "%s: %s: needs_recovery is clear but the "
+			"journal holds a log (s_start %llu): the kernel "
+			"discards it on mount; nothing replayed (use "
+			"--replay-anyway to replay it)\n", prog, o->device,
+			(unsigned long long)s->start_jblk);
+		run->refused = "needs_recovery is clear: the kernel discards "
+			"this log (--replay-anyway replays it)";
+		rc |= E4R_EXIT_CORRUPT;
 	} else if (!s->start_jblk && !run->needs_recovery) {
 		/* Clean: nothing to do. */
 		retval = e4_journal_replay_plan(j, s, &run->res);
@@ -286,8 +318,9 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 			rc |= E4R_EXIT_CORRUPT;
 	}
 	if (retval) {
-		com_err(prog, retval, "while replaying the journal of %s",
-			o->target);
+		com_err(prog, retval, "while replaying the journal of %s%s%s",
+			o->device, o->output ? " into " : "",
+			o->output ? o->output : "");
 		rc |= E4R_EXIT_ERROR;
 		if (!run->refused)
 			run->refused = "replay failed; the journal is intact, "

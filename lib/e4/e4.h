@@ -758,6 +758,9 @@ enum e4_order_kind {
 	E4_ORD_SUSPECT_ZERO,	/* no stamp, block all zero: suspect */
 	E4_ORD_MAPPING,		/* listing only (opts->list_mappings): a new
 				 * initialized mapping, whatever its data */
+	E4_ORD_STALE_PERMITTED,	/* stale data exposed by tid, with the
+				 * caller's explicit data=writeback, which
+				 * promises no data ordering: a note */
 	E4_ORD_NKINDS,
 };
 

@@ -79,6 +79,7 @@ static errcode_t open_internal(e4_journal_t j)
 	struct map_ctx ctx = { .j = j };
 	dgrp_t group;
 	blk64_t itab;
+	blk64_t isize_blks;
 	errcode_t retval;
 
 	if (!ino)
@@ -115,6 +116,16 @@ static errcode_t open_internal(e4_journal_t j)
 	if (!j->nruns)
 		return E4_ERR_JOURNAL_INODE;
 	j->real_len = j->runs[j->nruns - 1].jblk + j->runs[j->nruns - 1].len;
+	/*
+	 * The journal is as long as i_size says, not as its mapping
+	 * (jbd2_journal_init_inode(): j_total_len = i_size >> blkbits);
+	 * blocks mapped past i_size do not count, so a journal with
+	 * i_size below s_maxlen fails "journal file too short".  The
+	 * superblock, jblock 0, stays readable.
+	 */
+	isize_blks = EXT2_I_SIZE(&inode) / fs->blocksize;
+	if (isize_blks < j->real_len)
+		j->real_len = isize_blks ? isize_blks : 1;
 	j->io = fs->io;
 	j->sb_jblk = 0;
 	return 0;

@@ -100,7 +100,7 @@ struct ctx {
 static const char *kind_names[E4_ORD_NKINDS] = {
 	"stale", "outside-fs", "into-metadata", "double-mapped",
 	"free-in-bitmap", "data-journaled", "stale-outside-window",
-	"unverified", "suspect-zero", "mapping",
+	"unverified", "suspect-zero", "mapping", "stale-permitted",
 };
 
 const char *e4_order_kind_name(int kind)
@@ -773,11 +773,24 @@ static errcode_t merge_pending(struct ctx *c)
 
 /* ---- findings ---------------------------------------------------------- */
 
-static errcode_t add_finding(struct ctx *c, const struct e4_order_finding *f)
+static errcode_t add_finding(struct ctx *c,
+			     const struct e4_order_finding *given)
 {
 	struct e4_order_report *rep = c->rep;
+	struct e4_order_finding fw = *given;
+	const struct e4_order_finding *f = &fw;
 	size_t i;
 	errcode_t retval;
+
+	/*
+	 * data=writeback promises no ordering of data against metadata
+	 * (Documentation/filesystems/ext4.rst, "data=writeback"): when the
+	 * caller says so explicitly, stale data exposed by a transaction is
+	 * a note, not a violation.  In auto mode it stays a violation.
+	 */
+	if (fw.kind == E4_ORD_STALE && rep->data_mode == E4_DATA_WRITEBACK &&
+	    rep->data_mode_src == E4_DMSRC_GIVEN)
+		fw.kind = E4_ORD_STALE_PERMITTED;
 
 	/* Extend a recent finding of the same kind when contiguous. */
 	for (i = rep->nf; i > c->tx_first_f && i + 4 > rep->nf; i--) {
