@@ -355,12 +355,16 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	if (retval)
 		goto out;
 
-	/* 2. the fs superblock, as replay left it, marked recovered */
+	/*
+	 * 2. the fs superblock as replay left it, with the journal's error
+	 * state carried over but needs_recovery still set: an interruption
+	 * from here on leaves an image that a rerun replays again (the
+	 * replay is idempotent) or, after 3, finds with an empty log.
+	 */
 	retval = reread_super(fs);
 	if (retval)
 		goto out;
 	errno_set = j->jsb.errno_ != 0;
-	ext2fs_clear_feature_journal_needs_recovery(fs->super);
 	if (errno_set || scan->has_failed_commit) {
 		fs->super->s_state |= EXT2_ERROR_FS;
 		res->fs_error = 1;
@@ -380,6 +384,13 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	e4_put_be32(j->sb + JSB_SEQUENCE, res->new_sequence);
 	e4_put_be32(j->sb + JSB_ERRNO, 0);
 	retval = e4_journal_write_sb(j);
+	if (retval)
+		goto out;
+
+	/* 4. only now: recovered */
+	ext2fs_clear_feature_journal_needs_recovery(fs->super);
+	ext2fs_mark_super_dirty(fs);
+	retval = ext2fs_flush(fs);
 out:
 	ext2fs_free_mem(&pl.w);
 	return retval;
