@@ -286,6 +286,33 @@ static int tail_csum_ok(const struct scanner *sc, const uint8_t *b)
 }
 
 /*
+ * A descriptor or revoke block (@what) of transaction @tid at jblock @pos:
+ * count it in the transaction (*@tp) and check its tail checksum.  A
+ * failure is not decided here: the kernel sets need_check_commit_time
+ * and lets the next commit block's time decide (recovery.c do_one_pass()).
+ */
+static errcode_t tail_block(struct scanner *sc, uint32_t tid, blk64_t pos,
+			    const uint8_t *b, const char *what,
+			    struct e4_jtrans **tp, int *need_check)
+{
+	errcode_t retval;
+
+	retval = cur_trans(sc, tid, pos, tp);
+	if (retval)
+		return retval;
+	(*tp)->last_jblk = pos;
+	(*tp)->nblocks++;
+	if (tail_csum_ok(sc, b))
+		return 0;
+	*need_check = 1;
+	(*tp)->bad_block_csum = 1;
+	return add_event(sc, tid, pos, E4_SCAN_DESC_CSUM,
+			 "%s block %llu fails its tail checksum: the next "
+			 "commit decides (need_check_commit_time)", what,
+			 (unsigned long long)pos);
+}
+
+/*
  * jbd2_commit_block_csum_verify() and ..._partial(): 1 full match, 2 match
  * over the 60-byte commit header only (the rest taken as zero), 0 none.
  */
@@ -403,24 +430,11 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 		switch (e4_be32(b + JBD2_H_BLOCKTYPE)) {
 		case JBD2_DESCRIPTOR_BLOCK:
 			walked++;
-			retval = cur_trans(sc, tid, pos, &t);
+			retval = tail_block(sc, tid, pos, b, "descriptor",
+					    &t, &need_check);
 			if (retval)
 				return retval;
 			t->ndescriptors++;
-			t->last_jblk = pos;
-			t->nblocks++;
-			if (!tail_csum_ok(sc, b)) {
-				need_check = 1;
-				t->bad_block_csum = 1;
-				retval = add_event(sc, tid, pos,
-					E4_SCAN_DESC_CSUM,
-					"descriptor block %llu fails its tail "
-					"checksum: the next commit decides "
-					"(need_check_commit_time)",
-					(unsigned long long)pos);
-				if (retval)
-					return retval;
-			}
 			n = e4_jdesc_parse(b, bs, sc->incompat, sc->dtags,
 					   sc->dmax);
 			if (n > sc->dmax)	/* cannot happen: dmax = bs */
@@ -587,24 +601,11 @@ chksum_ok:
 
 		case JBD2_REVOKE_BLOCK:
 			walked++;
-			retval = cur_trans(sc, tid, pos, &t);
+			retval = tail_block(sc, tid, pos, b, "revoke", &t,
+					    &need_check);
 			if (retval)
 				return retval;
 			t->nrevoke_blocks++;
-			t->last_jblk = pos;
-			t->nblocks++;
-			if (!tail_csum_ok(sc, b)) {
-				need_check = 1;
-				t->bad_block_csum = 1;
-				retval = add_event(sc, tid, pos,
-					E4_SCAN_DESC_CSUM,
-					"revoke block %llu fails its tail "
-					"checksum: the next commit decides "
-					"(need_check_commit_time)",
-					(unsigned long long)pos);
-				if (retval)
-					return retval;
-			}
 			retval = e4_jrevoke_parse(b, bs, sc->incompat,
 						  sc->drevs, sc->dmax, &n);
 			if (retval) {
