@@ -92,6 +92,23 @@ static void reset_getopt(void)
 	optind = 0;
 }
 
+/* -w, -c, -j of both "open" and the command line: 1 if @c was one. */
+static int open_option(int c, int *flags, const char **jdev)
+{
+	switch (c) {
+	case 'w':
+		*flags |= E4_OPEN_RW;
+		return 1;
+	case 'c':
+		*flags |= E4_OPEN_IGNORE_CSUM;
+		return 1;
+	case 'j':
+		*jdev = optarg;
+		return 1;
+	}
+	return 0;
+}
+
 void do_open_filesys(int argc, char **argv, int sci_idx, void *infop)
 {
 	struct e4debug *st = E4DEBUG(infop);
@@ -100,21 +117,9 @@ void do_open_filesys(int argc, char **argv, int sci_idx, void *infop)
 
 	(void)sci_idx;
 	reset_getopt();
-	while ((c = getopt(argc, argv, "wcj:")) != -1) {
-		switch (c) {
-		case 'w':
-			flags |= E4_OPEN_RW;
-			break;
-		case 'c':
-			flags |= E4_OPEN_IGNORE_CSUM;
-			break;
-		case 'j':
-			jdev = optarg;
-			break;
-		default:
+	while ((c = getopt(argc, argv, "wcj:")) != -1)
+		if (!open_option(c, &flags, &jdev))
 			goto usage;
-		}
-	}
 	if (optind != argc - 1)
 		goto usage;
 	if (st->fs) {
@@ -192,16 +197,9 @@ int main(int argc, char **argv)
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 	while ((c = getopt(argc, argv, "wcj:R:f:")) != -1) {
+		if (open_option(c, &flags, &jdev))
+			continue;
 		switch (c) {
-		case 'w':
-			flags |= E4_OPEN_RW;
-			break;
-		case 'c':
-			flags |= E4_OPEN_IGNORE_CSUM;
-			break;
-		case 'j':
-			jdev = optarg;
-			break;
 		case 'R':
 			request = optarg;
 			break;
