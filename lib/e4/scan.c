@@ -185,6 +185,22 @@ static blk64_t wrap(const struct e4_jscan *s, blk64_t v)
 	return v;
 }
 
+/* Make room for @need elements of @elem bytes in *@pptr (doubling). */
+static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc ? *alloc : 16;
+	errcode_t retval;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
+	if (!retval)
+		*alloc = n;
+	return retval;
+}
+
 static errcode_t add_event(struct scanner *sc, uint32_t tid, blk64_t jblk,
 			   int kind, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -197,15 +213,9 @@ static errcode_t add_event(struct scanner *sc, uint32_t tid, blk64_t jblk,
 	errcode_t retval;
 	va_list ap;
 
-	if (s->nevents == sc->ev_alloc) {
-		size_t n = sc->ev_alloc ? sc->ev_alloc * 2 : 8;
-
-		retval = ext2fs_resize_mem(sc->ev_alloc * sizeof(*e),
-					   n * sizeof(*e), &s->events);
-		if (retval)
-			return retval;
-		sc->ev_alloc = n;
-	}
+	retval = grow(&s->events, &sc->ev_alloc, s->nevents + 1, sizeof(*e));
+	if (retval)
+		return retval;
 	e = &s->events[s->nevents++];
 	e->tid = tid;
 	e->jblk = jblk;
@@ -228,15 +238,9 @@ static errcode_t cur_trans(struct scanner *sc, uint32_t tid, blk64_t jblk,
 		*ret = &s->trans[s->ntrans - 1];
 		return 0;
 	}
-	if (s->ntrans == sc->trans_alloc) {
-		size_t n = sc->trans_alloc ? sc->trans_alloc * 2 : 16;
-
-		retval = ext2fs_resize_mem(sc->trans_alloc * sizeof(*t),
-					   n * sizeof(*t), &s->trans);
-		if (retval)
-			return retval;
-		sc->trans_alloc = n;
-	}
+	retval = grow(&s->trans, &sc->trans_alloc, s->ntrans + 1, sizeof(*t));
+	if (retval)
+		return retval;
 	t = &s->trans[s->ntrans++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -245,21 +249,6 @@ static errcode_t cur_trans(struct scanner *sc, uint32_t tid, blk64_t jblk,
 	sc->tag_alloc = sc->rev_alloc = 0;
 	*ret = t;
 	return 0;
-}
-
-static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 16;
-	errcode_t retval;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
-	if (!retval)
-		*alloc = n;
-	return retval;
 }
 
 /* crc32c(seed, block with the 4 bytes at @off taken as zero). */
