@@ -299,7 +299,92 @@ static void print_result(const char *prog, const struct e4tune_mark *m,
 	       (unsigned long long)r->blocks_zeroed);
 	if (!dry_run)
 		printf(", %llu merges", (unsigned long long)r->merges);
+	if (!dry_run && r->journaled)
+		printf("; through the journal: tid %u, %llu blocks",
+		       r->txn.tid, (unsigned long long)r->txn.nblocks);
+	else if (!dry_run && r->extents_changed)
+		printf("; in place (no journal)");
 	printf("\n");
+}
+
+/*
+ * Recover the journal first, as tune2fs does for a read-write open
+ * ("Recovering journal."): marks made under a log that still needs
+ * replaying would be overwritten by it.  This also finishes a mark that
+ * an interruption left committed but not checkpointed.  Returns the
+ * tool's exit status.
+ */
+static int recover(const char *prog, const struct e4tune_opts *o,
+		   ext2_filsys fs)
+{
+	struct e4_replay_result rr;
+	struct e4_jscan *scan = NULL;
+	e4_journal_t j = NULL;
+	errcode_t retval;
+
+	memset(&rr, 0, sizeof(rr));
+	retval = e4_journal_open(fs, o->journal_dev, E4_JOURNAL_RW, &j);
+	if (!retval)
+		retval = e4_journal_scan(j, 0, 0, &scan);
+	if (!retval && scan->fail)
+		retval = scan->fail;
+	if (!retval) {
+		printf("%s: recovering the journal of %s: %zu transactions\n",
+		       prog, o->device, scan->ncommitted);
+		retval = e4_journal_replay(j, scan, &rr);
+	}
+	if (!retval)
+		retval = e4_fs_reload(fs);
+	if (!retval)
+		retval = e4_journal_close(j);
+	else
+		e4_journal_close(j);
+	e4_jscan_free(scan);
+	if (retval) {
+		com_err(prog, retval, "while recovering the journal of %s "
+			"(run e2fsck -fy)", o->device);
+		return 1;
+	}
+	if (rr.fs_error || rr.fs_not_valid) {
+		fprintf(stderr, "%s: %s: the journal recorded errors: run "
+			"e2fsck -f before marking extents\n", prog, o->device);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The journal the marks are written through (e4_mark_range(): one
+ * transaction each, so an interruption never leaves a file with blocks
+ * unmapped), or NULL when the fs has none or -f writes past a log that
+ * needs recovery (in place, as before).
+ */
+static int open_journal(const char *prog, const struct e4tune_opts *o,
+			ext2_filsys fs, e4_journal_t *ret)
+{
+	errcode_t retval;
+
+	*ret = NULL;
+	if (!ext2fs_has_feature_journal(fs->super) ||
+	    (o->force && e4_tool_needs_recovery(fs)))
+		return 0;
+	retval = e4_journal_open(fs, o->journal_dev, E4_JOURNAL_RW, ret);
+	if (!retval && (*ret)->jsb.start && !o->force)
+		retval = E4_ERR_NEEDS_RECOVERY;
+	else if (!retval && (*ret)->jsb.start) {
+		e4_journal_close(*ret);		/* -f: in place */
+		*ret = NULL;
+	}
+	if (!retval)
+		return 0;
+	com_err(prog, retval, "while opening the journal of %s%s", o->device,
+		retval == E4_ERR_EXT_JOURNAL_NEEDED ?
+		" (give the external journal with -j)" :
+		retval == E4_ERR_NEEDS_RECOVERY ?
+		" (its log is not empty: run e4replay first)" : "");
+	e4_journal_close(*ret);
+	*ret = NULL;
+	return 1;
 }
 
 int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
@@ -308,8 +393,14 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 	ext2_ino_t inos[E4TUNE_MAX_MARKS];
 	struct e4_mark_result r;
 	int i, flags[E4TUNE_MAX_MARKS], pass;
-	int refuse = e4_tool_needs_recovery(fs) && !o->force;
+	int refuse = e4_tool_needs_recovery(fs) && !o->force && o->dry_run;
+	e4_journal_t j = NULL;
 	errcode_t retval;
+	int rc = 1;
+
+	if (e4_tool_needs_recovery(fs) && !o->force && !o->dry_run &&
+	    recover(prog, o, fs))
+		return 1;
 
 	/* Pass 0 validates every range (a dry run); pass 1 writes. */
 	for (pass = 0; pass < 2; pass++) {
@@ -322,7 +413,7 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 					com_err(prog, retval, "while looking "
 						"up %s on %s", m->file,
 						o->device);
-					return 1;
+					goto out;
 				}
 				flags[i] = m->unwritten ? E4_MARK_UNWRITTEN :
 					E4_MARK_WRITTEN;
@@ -331,30 +422,41 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 				if (o->skip_holes)
 					flags[i] |= E4_MARK_SKIP_HOLES;
 			}
-			retval = e4_mark_range(fs, inos[i], m->lblk, m->len,
+			retval = e4_mark_range(fs, j, inos[i], m->lblk, m->len,
 					       flags[i] | (pass ? 0 :
 							   E4_MARK_DRY_RUN),
 					       &r);
 			if (retval) {
 				com_err(prog, retval, "while marking blocks "
-					"%llu+%llu of %s on %s %s", 
+					"%llu+%llu of %s on %s %s",
 					(unsigned long long)m->lblk,
 					(unsigned long long)m->len, m->file,
 					o->device, m->unwritten ?
 					"unwritten" : "written");
-				return 1;
+				goto out;
 			}
 			if (pass || (o->dry_run && !refuse))
 				print_result(prog, m, inos[i], &r, !pass);
 		}
 		/* The ranges are valid; now the fs state. */
 		if (!pass && refuse) {
-			com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s: refusing "
-				"to mark extents", o->device);
-			return 1;
+			com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s: a dry run "
+				"cannot tell (a real run recovers the journal "
+				"first)", o->device);
+			goto out;
 		}
 		if (o->dry_run)
 			break;
+		if (!pass && open_journal(prog, o, fs, &j))
+			goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	retval = e4_journal_close(j);
+	if (retval && !rc) {
+		com_err(prog, retval, "while closing the journal of %s",
+			o->device);
+		rc = 1;
+	}
+	return rc;
 }

@@ -234,6 +234,15 @@ errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
 			  void *buf);
 
 /*
+ * e4_journal_write() - write @count jblocks from @buf (count * blocksize
+ * bytes) at jblock @jblk, run by run of the mapping; does not flush.
+ * Needs E4_JOURNAL_RW.  Does not wrap.  Returns 0, E4_ERR_READ_ONLY,
+ * EXT2_ET_BAD_BLOCK_NUM or io errors.
+ */
+errcode_t e4_journal_write(e4_journal_t j, blk64_t jblk, blk64_t count,
+			   const void *buf);
+
+/*
  * e4_journal_write_sb() - encode nothing: write j->sb (after setting its
  * checksum with e4_jsb_set_csum()) to the journal superblock's block and
  * re-decode j->jsb.  Needs E4_JOURNAL_RW.  Returns 0, E4_ERR_READ_ONLY or
@@ -577,12 +586,85 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
  * run again and ends in the same image.  With an empty log
  * (s_start == 0) only the superblocks are updated (s_sequence + 1, as
  * jbd2_journal_recover() does).  fs->group_desc in memory is stale
- * afterwards: reopen the fs to inspect it.
+ * afterwards: reopen the fs or e4_fs_reload() it to go on using it.
  * Returns 0, @scan->fail (nothing written), E4_ERR_READ_ONLY, io errors
  * or EXT2_ET_NO_MEMORY.
  */
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);
+
+/*
+ * e4_fs_reload() - after e4_journal_replay() wrote blocks in place, make
+ * the in-memory @fs match the disk again, as a reopen would: the primary
+ * superblock and the group descriptor blocks are re-read, the inode
+ * cache flushed, loaded bitmaps dropped (read again on demand), the dirty
+ * flags cleared; EXT2_FLAG_MASTER_SB_ONLY and EXT2_FLAG_SUPER_ONLY stay set
+ * as e4_journal_replay() left them (a later flush writes the primary
+ * superblock only, as the kernel never rewrites the backups).  Returns 0
+ * or io errors.
+ */
+errcode_t e4_fs_reload(ext2_filsys fs);
+
+/* ---- txn.c: crash-safe metadata updates through the journal ------------ */
+
+/* What e4_txn_commit() logged and wrote. */
+struct e4_txn_result {
+	uint32_t	tid;		/* the transaction's tid */
+	uint64_t	nblocks;	/* fs blocks logged and written */
+	uint64_t	nunchanged;	/* blocks libext2fs rewrote unchanged
+					 * (not logged) */
+	uint64_t	njblocks;	/* jblocks of log: descriptors, data,
+					 * commit */
+};
+
+struct e4_txn;
+
+/*
+ * e4_txn_begin() - start collecting the metadata writes of @fs: until
+ * e4_txn_commit() or e4_txn_abort(), fs->io (and fs->image_io if the
+ * same) is a channel that keeps every write in memory, per fs block, and
+ * serves reads from it; nothing reaches the disk.  @j is the journal of
+ * @fs, opened with E4_JOURNAL_RW before this call.  The log must be empty
+ * (s_start 0, needs_recovery clear: the kernel's state after a clean
+ * unmount).  Data writes that must not be logged (zeroing) are made
+ * before this call.
+ * Returns 0, E4_ERR_READ_ONLY, E4_ERR_NEEDS_RECOVERY, E4_ERR_TXN_JOURNAL_ERRNO
+ * (s_errno set: a replay would mark the fs in error), EXT2_ET_INVALID_ARGUMENT
+ * (@j not of @fs, or a transaction already open) or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret);
+
+/*
+ * e4_txn_commit() - flush @t's fs (primary superblock, with needs_recovery
+ * set as the kernel's in-memory copy has it, and group descriptors;
+ * bitmaps if dirty) into the held blocks, drop those equal to the disk,
+ * and make the rest one jbd2 transaction with tid s_sequence, in the
+ * kernel's order (fs/jbd2/commit.c, journal.rst "Descriptor Block",
+ * "Commit"): needs_recovery set in the superblock on disk; descriptor
+ * blocks with block tags (escape for blocks starting with JBD2_MAGIC;
+ * tag, descriptor-tail and commit checksums by the journal's CSUM_V2/V3
+ * or COMPAT_CHECKSUM) and the data blocks, a block without magic after
+ * them (so no stale log block can continue the log), a flush; the commit
+ * block, a flush; the journal superblock with s_start = s_first.  The
+ * log is then scanned back, checked to be exactly this transaction, and
+ * checkpointed by e4_journal_replay() (blocks written in place, then
+ * s_start = 0, s_sequence = tid + 1, needs_recovery cleared).  An
+ * interruption before the commit block leaves the old state (a recovery
+ * finds no committed transaction); after it, any recovery (e4replay,
+ * e2fsck, the kernel) writes the new state.  @t is freed in all cases.
+ * On failure before anything was written (validation, room) the in-memory
+ * fs is stale and its dirty flags are cleared: close it without flushing.
+ * Returns 0, E4_ERR_TXN_TOO_BIG (descriptors + data + commit + 1 exceed
+ * the log area, s_first .. e4_jsb_log_end(): nothing written),
+ * E4_ERR_TXN_VERIFY (the scan back or the replay disagrees; the log stays
+ * for e2fsck), the errors of e4_journal_replay(), io errors and
+ * EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res);
+
+/* e4_txn_abort() - drop @t's held writes and give @fs its channel back;
+ * the in-memory fs is stale (dirty flags cleared).  NULL is fine. */
+void e4_txn_abort(struct e4_txn *t);
 
 /* ---- stamp.c: the stale-data stamp ------------------------------------- */
 
@@ -1083,6 +1165,9 @@ struct e4_mark_result {
 	uint64_t	blocks_zeroed;		/* fs blocks zeroed */
 	uint64_t	merges;			/* neighbour merges done (not
 						 * known for a dry run) */
+	int		journaled;		/* written through the journal
+						 * as one transaction */
+	struct e4_txn_result txn;		/* that transaction */
 };
 
 /*
@@ -1102,6 +1187,15 @@ struct e4_mark_result {
  * else plain writes) and flushes, unless E4_MARK_KEEP_CONTENTS.
  * Validation reads every extent before anything is written: on any error
  * but an io or allocation failure in the final pass, nothing was written.
+ * With @j (the journal of @fs opened with E4_JOURNAL_RW, log empty) the
+ * metadata changes (inode, extent blocks, and the bitmap, group
+ * descriptors and primary superblock for blocks a node split allocates)
+ * are written as one transaction through it (e4_txn_begin(),
+ * e4_txn_commit()): after an interruption at any point the fs, once its
+ * journal is recovered, holds either the old extents or all of the new
+ * ones; the zeroing before cannot be seen (those blocks were unwritten).
+ * With @j NULL (no journal) they are written in place as libext2fs makes
+ * them, and an interruption can leave the file with blocks unmapped.
  * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_RESERVED_INODE (@ino below
  * s_first_ino, or named by s_journal_inum, s_usr/grp/prj_quota_inum or
  * s_orphan_file_inum: the kernel reads those blocks itself, e.g. jbd2
@@ -1115,11 +1209,13 @@ struct e4_mark_result {
  * KEEP_SIZE); initialized blocks past i_size are what e2fsck's pass 1
  * rejects); unmapped blocks before that end are holes:
  * E4_ERR_HOLE_IN_RANGE (a hole in the range without E4_MARK_SKIP_HOLES),
- * EXT2_ET_RO_FILSYS (a change is needed on a read-only fs), libext2fs and
- * io errors.  *@res (if not NULL) says what changed.
+ * EXT2_ET_RO_FILSYS (a change is needed on a read-only fs), the errors of
+ * e4_txn_begin() and e4_txn_commit(), libext2fs and io errors.  *@res (if
+ * not NULL) says what changed.
  */
-errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
-			blk64_t len, int flags, struct e4_mark_result *res);
+errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
+			blk64_t lblk, blk64_t len, int flags,
+			struct e4_mark_result *res);
 
 /* ---- replayed.c: the replayed state of an image, read-only ------------ */
 

@@ -277,8 +277,9 @@ errcode_t e4_journal_bmap(e4_journal_t j, blk64_t jblk, blk64_t *pblk)
 	return 0;
 }
 
-errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
-			  void *buf)
+/* Read (@write 0) or write @count jblocks at @jblk, run by run. */
+static errcode_t journal_rw(e4_journal_t j, blk64_t jblk, blk64_t count,
+			    void *buf, int write)
 {
 	unsigned char *p = buf;
 	errcode_t retval;
@@ -286,21 +287,23 @@ errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
 	if (jblk + count > j->real_len || jblk + count < jblk)
 		return EXT2_ET_BAD_BLOCK_NUM;
 	if (j->external)
-		return io_channel_read_blk64(j->io, jblk, (int)count, buf);
+		return write ? io_channel_write_blk64(j->io, jblk, (int)count,
+						      buf) :
+			io_channel_read_blk64(j->io, jblk, (int)count, buf);
 	while (count) {
 		const struct e4_jmap_run *r = find_run(j, jblk);
-		blk64_t n;
+		blk64_t n, pblk;
 
 		if (!r)
 			return EXT2_ET_BAD_BLOCK_NUM;
 		n = r->jblk + r->len - jblk;
 		if (n > count)
 			n = count;
-		if (n > (1U << 20) / 4)	/* keep each read's int count sane */
+		if (n > (1U << 20) / 4)	/* keep each call's int count sane */
 			n = (1U << 20) / 4;
-		retval = io_channel_read_blk64(j->io,
-					       r->pblk + (jblk - r->jblk),
-					       (int)n, p);
+		pblk = r->pblk + (jblk - r->jblk);
+		retval = write ? io_channel_write_blk64(j->io, pblk, (int)n, p) :
+			io_channel_read_blk64(j->io, pblk, (int)n, p);
 		if (retval)
 			return retval;
 		p += n * j->blocksize;
@@ -308,6 +311,20 @@ errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
 		count -= n;
 	}
 	return 0;
+}
+
+errcode_t e4_journal_read(e4_journal_t j, blk64_t jblk, blk64_t count,
+			  void *buf)
+{
+	return journal_rw(j, jblk, count, buf, 0);
+}
+
+errcode_t e4_journal_write(e4_journal_t j, blk64_t jblk, blk64_t count,
+			   const void *buf)
+{
+	if (!(j->flags & E4_JOURNAL_RW))
+		return E4_ERR_READ_ONLY;
+	return journal_rw(j, jblk, count, (void *)buf, 1);
 }
 
 errcode_t e4_journal_write_sb(e4_journal_t j)

@@ -309,29 +309,38 @@ out:
 	return retval;
 }
 
-/* Re-read the primary superblock from disk into fs->super/orig_super. */
+/*
+ * Re-read the primary superblock from disk into fs->super, and drop
+ * fs->orig_super: without it libext2fs writes the superblock in one 1 KiB
+ * write instead of one write per changed field, so an interruption never
+ * leaves a superblock failing its checksum (t_fault_unwritten).
+ */
 static errcode_t reread_super(ext2_filsys fs)
 {
-	unsigned int bs = fs->blocksize;
-	unsigned char *buf;
-	errcode_t retval;
+	unsigned char buf[SUPERBLOCK_SIZE];
+	errcode_t retval, r2;
 
-	retval = ext2fs_get_mem(bs, &buf);
+	/*
+	 * A byte-count read, as libext2fs writes the superblock: unix_io
+	 * serves those from the disk, never from its block cache, which
+	 * can still hold the superblock's block as replay wrote it before
+	 * libext2fs's 1 KiB writes.
+	 */
+	retval = io_channel_set_blksize(fs->io, SUPERBLOCK_OFFSET);
+	if (!retval)
+		retval = io_channel_read_blk64(fs->io, 1, -SUPERBLOCK_SIZE,
+					       buf);
+	r2 = io_channel_set_blksize(fs->io, (int)fs->blocksize);
+	if (!retval)
+		retval = r2;
 	if (retval)
 		return retval;
-	retval = io_channel_read_blk64(fs->io, bs == 1024 ? 1 : 0, 1, buf);
-	if (!retval) {
-		unsigned char *sb = buf + (bs == 1024 ? 0 : SUPERBLOCK_OFFSET);
-
-		memcpy(fs->super, sb, SUPERBLOCK_SIZE);
+	memcpy(fs->super, buf, SUPERBLOCK_SIZE);
 #ifdef WORDS_BIGENDIAN
-		ext2fs_swap_super(fs->super);
+	ext2fs_swap_super(fs->super);
 #endif
-		if (fs->orig_super)
-			memcpy(fs->orig_super, fs->super, SUPERBLOCK_SIZE);
-	}
-	ext2fs_free_mem(&buf);
-	return retval;
+	ext2fs_free_mem(&fs->orig_super);
+	return 0;
 }
 
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
@@ -394,4 +403,39 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 out:
 	ext2fs_free_mem(&pl.w);
 	return retval;
+}
+
+errcode_t e4_fs_reload(ext2_filsys fs)
+{
+	blk64_t blk;
+	dgrp_t i;
+	errcode_t retval;
+
+	retval = reread_super(fs);
+	if (retval)
+		return retval;
+	for (i = 0; i < fs->desc_blocks; i++) {
+		blk = ext2fs_descriptor_block_loc2(fs,
+					fs->super->s_first_data_block, i);
+		retval = io_channel_read_blk64(fs->io, blk, 1,
+				(char *)fs->group_desc + (size_t)i *
+				fs->blocksize);
+		if (retval)
+			return retval;
+	}
+	ext2fs_flush_icache(fs);
+	if (fs->block_map) {
+		ext2fs_free_block_bitmap(fs->block_map);
+		fs->block_map = NULL;
+	}
+	if (fs->inode_map) {
+		ext2fs_free_inode_bitmap(fs->inode_map);
+		fs->inode_map = NULL;
+	}
+	fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
+		       EXT2_FLAG_IB_DIRTY);
+	/* as the kernel after recovery: later flushes leave the backup
+	 * superblocks and descriptors alone */
+	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
+	return 0;
 }

@@ -468,9 +468,11 @@ static errcode_t merge_range(ext2_extent_handle_t h, blk64_t from,
 	return 0;
 }
 
-errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
-			blk64_t len, int flags, struct e4_mark_result *res)
+errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
+			blk64_t lblk, blk64_t len, int flags,
+			struct e4_mark_result *res)
 {
+	struct e4_txn *txn = NULL;
 	struct e4_mark_result dummy;
 	struct ext2_inode inode;
 	struct plan p;
@@ -541,9 +543,17 @@ errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
 			goto out;
 	}
 
-	/* Pass 3: flip the flags, extent by extent, then merge. */
+	/*
+	 * Pass 3: flip the flags, extent by extent, then merge; with a
+	 * journal as one transaction.
+	 */
 	if (!fs->block_map) {
 		retval = ext2fs_read_block_bitmap(fs);
+		if (retval)
+			goto out;
+	}
+	if (j) {
+		retval = e4_txn_begin(fs, j, &txn);
 		if (retval)
 			goto out;
 	}
@@ -566,6 +576,12 @@ errcode_t e4_mark_range(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
 out:
 	if (h)
 		ext2fs_extent_free(h);
+	if (txn && retval)
+		e4_txn_abort(txn);
+	else if (txn) {
+		retval = e4_txn_commit(txn, &res->txn);
+		res->journaled = !retval;
+	}
 	free(p.v);
 	return retval;
 }

@@ -115,10 +115,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    tot.blocks == w.sum.blocks,
 				    "ino %u totals", ino);
 		memset(&mr, 0, sizeof(mr));
-		(void)e4_mark_range(fs, ino, 0, 64, E4_MARK_UNWRITTEN |
+		(void)e4_mark_range(fs, NULL, ino, 0, 64, E4_MARK_UNWRITTEN |
 				    E4_MARK_SKIP_HOLES | E4_MARK_DRY_RUN, &mr);
 		memset(&mr, 0, sizeof(mr));
-		(void)e4_mark_range(fs, ino, 1, ~0U, E4_MARK_WRITTEN |
+		(void)e4_mark_range(fs, NULL, ino, 1, ~0U, E4_MARK_WRITTEN |
 				    E4_MARK_DRY_RUN, &mr);
 	}
 	fs->flags &= ~EXT2_FLAG_DIRTY;

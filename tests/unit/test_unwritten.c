@@ -136,7 +136,7 @@ static void test_mark_both_ways(void **state)
 
 	list(f, &g, &t);
 	pblk = g.r[0].pblk;
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 10, 10, E4_MARK_WRITTEN |
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 10, 10, E4_MARK_WRITTEN |
 				       E4_MARK_KEEP_CONTENTS, &r), 0);
 	assert_int_equal(r.extents_changed, 1);
 	assert_int_equal(r.blocks_changed, 10);
@@ -150,12 +150,12 @@ static void test_mark_both_ways(void **state)
 	assert_int_equal(g.r[2].pblk, pblk + 20);
 	/* The dry run counts what the real run then does, and writes
 	 * nothing. */
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 100,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 100,
 				       E4_MARK_UNWRITTEN | E4_MARK_DRY_RUN,
 				       &dry), 0);
 	list(f, &g, &t);
 	assert_int_equal(g.n, 3);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 100,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 100,
 				       E4_MARK_UNWRITTEN, &r), 0);
 	assert_int_equal(dry.blocks_changed, 10);
 	assert_int_equal(dry.unchanged_blocks, 90);
@@ -183,14 +183,14 @@ static void test_zeroing(void **state)
 	memset(buf, 0x5a, 4 * BS);
 	assert_int_equal(io_channel_write_blk64(f->fs->io, pblk, 4, buf), 0);
 	/* --keep-contents: the bytes stay */
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 2, E4_MARK_WRITTEN |
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 2, E4_MARK_WRITTEN |
 				       E4_MARK_KEEP_CONTENTS, NULL), 0);
 	memset(buf, 0, 4 * BS);
 	assert_int_equal(io_channel_read_blk64(f->fs->io, pblk, 4, buf), 0);
 	assert_int_equal(buf[0], 0x5a);
 	assert_int_equal(buf[4 * BS - 1], 0x5a);
 	/* default: blocks 2-3 are zeroed before they become written */
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 2, 2, E4_MARK_WRITTEN,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 2, 2, E4_MARK_WRITTEN,
 				       NULL), 0);
 	assert_int_equal(io_channel_read_blk64(f->fs->io, pblk, 4, buf), 0);
 	assert_int_equal(buf[2 * BS - 1], 0x5a);
@@ -204,7 +204,7 @@ static void test_zeroing(void **state)
 	for (k = 4; k < 24; k += 4)
 		assert_int_equal(io_channel_write_blk64(f->fs->io, pblk + k, 4,
 							buf), 0);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 4, 20, E4_MARK_WRITTEN,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 4, 20, E4_MARK_WRITTEN,
 				       NULL), 0);
 	for (k = 4; k < 24; k += 4) {
 		assert_int_equal(io_channel_read_blk64(f->fs->io, pblk + k, 4,
@@ -224,11 +224,11 @@ static void test_holes_and_errors(void **state)
 	struct got g;
 
 	assert_int_equal(ext2fs_punch(f->fs, f->ino, NULL, NULL, 40, 49), 0);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 30, 30, E4_MARK_WRITTEN,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 30, 30, E4_MARK_WRITTEN,
 				       &r), E4_ERR_HOLE_IN_RANGE);
 	list(f, &g, &t);
 	assert_int_equal(g.n, 2);		/* untouched */
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 30, 30, E4_MARK_WRITTEN |
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 30, 30, E4_MARK_WRITTEN |
 				       E4_MARK_SKIP_HOLES, &r), 0);
 	assert_int_equal(r.hole_blocks, 10);
 	assert_int_equal(r.blocks_changed, 20);
@@ -240,26 +240,26 @@ static void test_holes_and_errors(void **state)
 	ext_is(&g, 2, 50, 10, 0);
 	ext_is(&g, 3, 60, 40, 1);
 
-	assert_int_equal(e4_mark_range(f->fs, 0, 0, 1, E4_MARK_WRITTEN, NULL),
+	assert_int_equal(e4_mark_range(f->fs, NULL, 0, 0, 1, E4_MARK_WRITTEN, NULL),
 			 E4_ERR_BAD_INODE_NUMBER);
-	assert_int_equal(e4_mark_range(f->fs, 257, 0, 1, E4_MARK_WRITTEN,
+	assert_int_equal(e4_mark_range(f->fs, NULL, 257, 0, 1, E4_MARK_WRITTEN,
 				       NULL), E4_ERR_BAD_INODE_NUMBER);
 	/* the root directory is below s_first_ino; a directory above */
-	assert_int_equal(e4_mark_range(f->fs, EXT2_ROOT_INO, 0, 1,
+	assert_int_equal(e4_mark_range(f->fs, NULL, EXT2_ROOT_INO, 0, 1,
 				       E4_MARK_WRITTEN, NULL),
 			 E4_ERR_RESERVED_INODE);
 	assert_int_equal(ext2fs_mkdir(f->fs, EXT2_ROOT_INO, 0, "d"), 0);
 	assert_int_equal(ext2fs_namei(f->fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
 				      "d", &dir), 0);
-	assert_int_equal(e4_mark_range(f->fs, dir, 0, 1, E4_MARK_WRITTEN,
+	assert_int_equal(e4_mark_range(f->fs, NULL, dir, 0, 1, E4_MARK_WRITTEN,
 				       NULL), E4_ERR_NOT_REGULAR);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 5, 0, E4_MARK_WRITTEN,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 5, 0, E4_MARK_WRITTEN,
 				       NULL), E4_ERR_RANGE);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 0xffffffffULL, 1,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0xffffffffULL, 1,
 				       E4_MARK_UNWRITTEN, NULL), E4_ERR_RANGE);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 95, 10, E4_MARK_WRITTEN,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 95, 10, E4_MARK_WRITTEN,
 				       NULL), E4_ERR_PAST_EOF);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 95, 10,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 95, 10,
 				       E4_MARK_UNWRITTEN, NULL),
 			 E4_ERR_PAST_EOF);
 	assert_int_equal(e4_inode_extents(f->fs, 0, 0, NULL, NULL, NULL),
@@ -285,20 +285,20 @@ static void test_reserved(void **state)
 		__u32 old = *fields[i];
 
 		*fields[i] = f->ino;
-		assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 1,
+		assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 1,
 					       E4_MARK_WRITTEN, NULL),
 				 E4_ERR_RESERVED_INODE);
-		assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 1,
+		assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 1,
 					       E4_MARK_UNWRITTEN |
 					       E4_MARK_DRY_RUN, NULL),
 				 E4_ERR_RESERVED_INODE);
 		*fields[i] = old;
 	}
 	for (i = 1; i < EXT2_FIRST_INO(sb); i++)
-		assert_int_equal(e4_mark_range(f->fs, i, 0, 1,
+		assert_int_equal(e4_mark_range(f->fs, NULL, i, 0, 1,
 					       E4_MARK_UNWRITTEN, NULL),
 				 E4_ERR_RESERVED_INODE);
-	assert_int_equal(e4_mark_range(f->fs, f->ino, 0, 1,
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 1,
 				       E4_MARK_WRITTEN | E4_MARK_DRY_RUN,
 				       &r), 0);
 	assert_int_equal(r.blocks_changed, 1);
