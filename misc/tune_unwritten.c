@@ -387,71 +387,91 @@ static int open_journal(const char *prog, const struct e4tune_opts *o,
 	return 1;
 }
 
+/*
+ * Run every mark on @fs: a dry run (@write 0: validation, printed when
+ * @print) or the real one.  Returns the tool's exit status.
+ */
+static int run_marks(const char *prog, const struct e4tune_opts *o,
+		     ext2_filsys fs, e4_journal_t j, int write, int print)
+{
+	struct e4_mark_result r;
+	ext2_ino_t ino;
+	errcode_t retval;
+	int i, flags;
+
+	for (i = 0; i < o->uw_nmarks; i++) {
+		const struct e4tune_mark *m = &o->uw_marks[i];
+
+		retval = resolve(fs, m->file, &ino);
+		if (retval) {
+			com_err(prog, retval, "while looking up %s on %s",
+				m->file, o->device);
+			return 1;
+		}
+		flags = m->unwritten ? E4_MARK_UNWRITTEN : E4_MARK_WRITTEN;
+		if (o->keep_contents)
+			flags |= E4_MARK_KEEP_CONTENTS;
+		if (o->skip_holes)
+			flags |= E4_MARK_SKIP_HOLES;
+		if (!write)
+			flags |= E4_MARK_DRY_RUN;
+		retval = e4_mark_range(fs, write ? j : NULL, ino, m->lblk,
+				       m->len, flags, &r);
+		if (retval) {
+			com_err(prog, retval, "while marking blocks %llu+%llu "
+				"of %s on %s %s", (unsigned long long)m->lblk,
+				(unsigned long long)m->len, m->file, o->device,
+				m->unwritten ? "unwritten" : "written");
+			return 1;
+		}
+		if (print)
+			print_result(prog, m, ino, &r, !write);
+	}
+	return 0;
+}
+
 int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 			   ext2_filsys fs)
 {
-	ext2_ino_t inos[E4TUNE_MAX_MARKS];
-	struct e4_mark_result r;
-	int i, flags[E4TUNE_MAX_MARKS], pass;
-	int refuse = e4_tool_needs_recovery(fs) && !o->force && o->dry_run;
+	struct e4_replayed rs;
 	e4_journal_t j = NULL;
 	errcode_t retval;
-	int rc = 1;
+	int rc;
 
-	if (e4_tool_needs_recovery(fs) && !o->force && !o->dry_run &&
-	    recover(prog, o, fs))
-		return 1;
-
-	/* Pass 0 validates every range (a dry run); pass 1 writes. */
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < o->uw_nmarks; i++) {
-			const struct e4tune_mark *m = &o->uw_marks[i];
-
-			if (!pass) {
-				retval = resolve(fs, m->file, &inos[i]);
-				if (retval) {
-					com_err(prog, retval, "while looking "
-						"up %s on %s", m->file,
-						o->device);
-					goto out;
-				}
-				flags[i] = m->unwritten ? E4_MARK_UNWRITTEN :
-					E4_MARK_WRITTEN;
-				if (o->keep_contents)
-					flags[i] |= E4_MARK_KEEP_CONTENTS;
-				if (o->skip_holes)
-					flags[i] |= E4_MARK_SKIP_HOLES;
-			}
-			retval = e4_mark_range(fs, j, inos[i], m->lblk, m->len,
-					       flags[i] | (pass ? 0 :
-							   E4_MARK_DRY_RUN),
-					       &r);
-			if (retval) {
-				com_err(prog, retval, "while marking blocks "
-					"%llu+%llu of %s on %s %s",
-					(unsigned long long)m->lblk,
-					(unsigned long long)m->len, m->file,
-					o->device, m->unwritten ?
-					"unwritten" : "written");
-				goto out;
-			}
-			if (pass || (o->dry_run && !refuse))
-				print_result(prog, m, inos[i], &r, !pass);
+	/*
+	 * A journal that needs recovery: validate (or dry-run) against the
+	 * replayed state, read through the overlay, so that bad input
+	 * writes nothing; then recover for real.  -f marks the image as it
+	 * is (a later recovery may overwrite the marks).
+	 */
+	if (e4_tool_needs_recovery(fs) && !o->force) {
+		memset(&rs, 0, sizeof(rs));
+		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		if (retval) {
+			com_err(prog, retval, "while reading the replayed "
+				"state of %s", o->device);
+			return 1;
 		}
-		/* The ranges are valid; now the fs state. */
-		if (!pass && refuse) {
-			com_err(prog, E4_ERR_NEEDS_RECOVERY, "on %s: a dry run "
-				"cannot tell (a real run recovers the journal "
-				"first)", o->device);
-			goto out;
+		rc = run_marks(prog, o, rs.fs, NULL, 0, o->dry_run);
+		e4_replayed_close(&rs);
+		if (rc)
+			return rc;
+		if (o->dry_run) {
+			printf("%s: %s: the journal needs recovery; the run "
+			       "would recover it first (counts above are of "
+			       "the replayed state)\n", prog, o->device);
+			return 0;
 		}
-		if (o->dry_run)
-			break;
-		if (!pass && open_journal(prog, o, fs, &j))
-			goto out;
+		if (recover(prog, o, fs))
+			return 1;
 	}
-	rc = 0;
-out:
+	/* Validate everything (a dry run), then write. */
+	rc = run_marks(prog, o, fs, NULL, 0, o->dry_run);
+	if (rc || o->dry_run)
+		return rc;
+	if (open_journal(prog, o, fs, &j))
+		return 1;
+	rc = run_marks(prog, o, fs, j, 1, 1);
 	retval = e4_journal_close(j);
 	if (retval && !rc) {
 		com_err(prog, retval, "while closing the journal of %s",

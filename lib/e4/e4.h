@@ -552,6 +552,9 @@ struct e4_replay_result {
 	int		fs_not_valid;	/* EXT2_VALID_FS cleared */
 	int		corrupt;	/* corruption met (scan or skipped
 					 * copies): fsck exit bit 4 */
+	int		sb_layout_changed;	/* the replayed superblock has
+					 * another layout (or is garbage):
+					 * fs->super kept the old one */
 };
 
 /*
@@ -585,8 +588,13 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
  * before the journal superblock, so a replay interrupted anywhere can be
  * run again and ends in the same image.  With an empty log
  * (s_start == 0) only the superblocks are updated (s_sequence + 1, as
- * jbd2_journal_recover() does).  fs->group_desc in memory is stale
- * afterwards: reopen the fs or e4_fs_reload() it to go on using it.
+ * jbd2_journal_recover() does).  The fs superblock is updated as raw
+ * bytes (one 1 KiB write each time), never through libext2fs, so a log
+ * carrying a garbage superblock cannot crash the replay; fs->super takes
+ * the replayed superblock when its layout fields are unchanged (else
+ * res->sb_layout_changed).  Nothing is left dirty in memory.
+ * fs->group_desc in memory is stale afterwards: reopen the fs or
+ * e4_fs_reload() it to go on using it.
  * Returns 0, @scan->fail (nothing written), E4_ERR_READ_ONLY, io errors
  * or EXT2_ET_NO_MEMORY.
  */
@@ -600,8 +608,9 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
  * cache flushed, loaded bitmaps dropped (read again on demand), the dirty
  * flags cleared; EXT2_FLAG_MASTER_SB_ONLY and EXT2_FLAG_SUPER_ONLY stay set
  * as e4_journal_replay() left them (a later flush writes the primary
- * superblock only, as the kernel never rewrites the backups).  Returns 0
- * or io errors.
+ * superblock only, as the kernel never rewrites the backups).  Returns 0,
+ * E4_ERR_SB_LAYOUT (the superblock on disk has another layout than
+ * fs->super: reopen the fs) or io errors.
  */
 errcode_t e4_fs_reload(ext2_filsys fs);
 

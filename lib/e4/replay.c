@@ -310,36 +310,102 @@ out:
 }
 
 /*
- * Re-read the primary superblock from disk into fs->super, and drop
- * fs->orig_super: without it libext2fs writes the superblock in one 1 KiB
- * write instead of one write per changed field, so an interruption never
- * leaves a superblock failing its checksum (t_fault_unwritten).
+ * Read (@write 0) or write the 1 KiB primary superblock by a byte-count
+ * transfer, as libext2fs writes it: unix_io serves those from the disk,
+ * never from its block cache (which can still hold the superblock's block
+ * as replay wrote it).
  */
-static errcode_t reread_super(ext2_filsys fs)
+static errcode_t sb_io(ext2_filsys fs, unsigned char *buf, int write)
 {
-	unsigned char buf[SUPERBLOCK_SIZE];
 	errcode_t retval, r2;
 
-	/*
-	 * A byte-count read, as libext2fs writes the superblock: unix_io
-	 * serves those from the disk, never from its block cache, which
-	 * can still hold the superblock's block as replay wrote it before
-	 * libext2fs's 1 KiB writes.
-	 */
 	retval = io_channel_set_blksize(fs->io, SUPERBLOCK_OFFSET);
 	if (!retval)
-		retval = io_channel_read_blk64(fs->io, 1, -SUPERBLOCK_SIZE,
-					       buf);
+		retval = write ?
+			io_channel_write_blk64(fs->io, 1, -SUPERBLOCK_SIZE,
+					       buf) :
+			io_channel_read_blk64(fs->io, 1, -SUPERBLOCK_SIZE, buf);
 	r2 = io_channel_set_blksize(fs->io, (int)fs->blocksize);
-	if (!retval)
-		retval = r2;
-	if (retval)
-		return retval;
-	memcpy(fs->super, buf, SUPERBLOCK_SIZE);
+	if (!retval && write)
+		retval = io_channel_flush(fs->io);
+	return retval ? retval : r2;
+}
+
+/* Superblock field offsets (bytes) used on the raw copy. */
+#define SB_STATE		0x3A	/* le16 */
+#define SB_FEATURE_INCOMPAT	0x60	/* le32 */
+#define SB_FEATURE_RO_COMPAT	0x64	/* le32 */
+#define SB_CHECKSUM		0x3FC	/* le32: crc32c(~0) of the bytes before */
+
+static void put_le16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	put_le16(p, (uint16_t)v);
+	put_le16(p + 2, (uint16_t)(v >> 16));
+}
+
+/* Set the checksum of raw superblock @buf if it says metadata_csum. */
+static void sb_csum(unsigned char *buf)
+{
+	if (e4_le32(buf + SB_FEATURE_RO_COMPAT) &
+	    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		put_le32(buf + SB_CHECKSUM,
+			 e4_crc32c(~0U, buf, SB_CHECKSUM));
+}
+
+/*
+ * Can libext2fs go on with the replayed superblock @sb in place of
+ * fs->super?  Only when the fields it computes the layout from (and
+ * divides by) are unchanged; a log may carry any superblock (an online
+ * resize, or garbage: fuzz_jreplay made one with s_blocks_per_group 0).
+ */
+static int sb_same_layout(ext2_filsys fs, struct ext2_super_block *sb)
+{
+	struct ext2_super_block *o = fs->super;
+	uint32_t keep = ~(uint32_t)EXT3_FEATURE_INCOMPAT_RECOVER;
+
+	return sb->s_magic == EXT2_SUPER_MAGIC &&
+		sb->s_log_block_size == o->s_log_block_size &&
+		sb->s_log_cluster_size == o->s_log_cluster_size &&
+		sb->s_blocks_per_group == o->s_blocks_per_group &&
+		sb->s_clusters_per_group == o->s_clusters_per_group &&
+		sb->s_inodes_per_group == o->s_inodes_per_group &&
+		sb->s_inodes_count == o->s_inodes_count &&
+		sb->s_first_data_block == o->s_first_data_block &&
+		ext2fs_blocks_count(sb) == ext2fs_blocks_count(o) &&
+		sb->s_desc_size == o->s_desc_size &&
+		sb->s_inode_size == o->s_inode_size &&
+		sb->s_first_meta_bg == o->s_first_meta_bg &&
+		sb->s_reserved_gdt_blocks == o->s_reserved_gdt_blocks &&
+		(sb->s_feature_incompat & keep) ==
+			(o->s_feature_incompat & keep) &&
+		sb->s_feature_ro_compat == o->s_feature_ro_compat &&
+		sb->s_feature_compat == o->s_feature_compat;
+}
+
+/*
+ * Load raw superblock @buf into fs->super when its layout is the same;
+ * drop fs->orig_super (without it libext2fs writes the superblock in one
+ * 1 KiB write, not one per changed field: an interruption never leaves a
+ * superblock failing its checksum).  Returns 0 or E4_ERR_SB_LAYOUT.
+ */
+static errcode_t sb_load(ext2_filsys fs, const unsigned char *buf)
+{
+	struct ext2_super_block sb;
+
+	memcpy(&sb, buf, SUPERBLOCK_SIZE);
 #ifdef WORDS_BIGENDIAN
-	ext2fs_swap_super(fs->super);
+	ext2fs_swap_super(&sb);
 #endif
 	ext2fs_free_mem(&fs->orig_super);
+	if (!sb_same_layout(fs, &sb))
+		return E4_ERR_SB_LAYOUT;
+	memcpy(fs->super, &sb, SUPERBLOCK_SIZE);
 	return 0;
 }
 
@@ -347,8 +413,10 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res)
 {
 	ext2_filsys fs = j->fs;
+	unsigned char sbuf[SUPERBLOCK_SIZE];
 	struct plan pl;
 	errcode_t retval;
+	uint16_t state;
 	int errno_set;
 
 	if (!(j->flags & E4_JOURNAL_RW) || !(fs->flags & EXT2_FLAG_RW))
@@ -368,23 +436,26 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	 * 2. the fs superblock as replay left it, with the journal's error
 	 * state carried over but needs_recovery still set: an interruption
 	 * from here on leaves an image that a rerun replays again (the
-	 * replay is idempotent) or, after 3, finds with an empty log.
+	 * replay is idempotent) or, after 3, finds with an empty log.  The
+	 * superblock is changed as raw bytes: the log may have replaced it
+	 * with one libext2fs cannot work with.
 	 */
-	retval = reread_super(fs);
+	retval = sb_io(fs, sbuf, 0);
 	if (retval)
 		goto out;
+	state = e4_le16(sbuf + SB_STATE);
 	errno_set = j->jsb.errno_ != 0;
 	if (errno_set || scan->has_failed_commit) {
-		fs->super->s_state |= EXT2_ERROR_FS;
+		state |= EXT2_ERROR_FS;
 		res->fs_error = 1;
 	}
 	if (res->nbad_csum || res->nbad_block) {
-		fs->super->s_state &= ~EXT2_VALID_FS;
+		state &= ~EXT2_VALID_FS;
 		res->fs_not_valid = 1;
 	}
-	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
-	ext2fs_mark_super_dirty(fs);
-	retval = ext2fs_flush(fs);
+	put_le16(sbuf + SB_STATE, state);
+	sb_csum(sbuf);
+	retval = sb_io(fs, sbuf, 1);
 	if (retval)
 		goto out;
 
@@ -397,9 +468,22 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 		goto out;
 
 	/* 4. only now: recovered */
-	ext2fs_clear_feature_journal_needs_recovery(fs->super);
-	ext2fs_mark_super_dirty(fs);
-	retval = ext2fs_flush(fs);
+	put_le32(sbuf + SB_FEATURE_INCOMPAT,
+		 e4_le32(sbuf + SB_FEATURE_INCOMPAT) &
+		 ~(uint32_t)EXT3_FEATURE_INCOMPAT_RECOVER);
+	sb_csum(sbuf);
+	retval = sb_io(fs, sbuf, 1);
+	if (retval)
+		goto out;
+
+	/*
+	 * In memory: nothing dirty (a close must not write the old
+	 * superblock back), the replayed superblock if libext2fs can use
+	 * it; later flushes write the primary superblock only.
+	 */
+	fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED);
+	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
+	res->sb_layout_changed = sb_load(fs, sbuf) != 0;
 out:
 	ext2fs_free_mem(&pl.w);
 	return retval;
@@ -407,11 +491,14 @@ out:
 
 errcode_t e4_fs_reload(ext2_filsys fs)
 {
+	unsigned char sbuf[SUPERBLOCK_SIZE];
 	blk64_t blk;
 	dgrp_t i;
 	errcode_t retval;
 
-	retval = reread_super(fs);
+	retval = sb_io(fs, sbuf, 0);
+	if (!retval)
+		retval = sb_load(fs, sbuf);
 	if (retval)
 		return retval;
 	for (i = 0; i < fs->desc_blocks; i++) {
