@@ -82,10 +82,10 @@ zero_sb_times() {
 # processes: logged superblock copies differ in s_kbytes_written.
 zero_log() {
 	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
-	debugfs -R 'ex <8>' "$1" 2>/dev/null | awk 'NR > 1 && $1 + 0 == $2 + 0 {
+	debugfs -R 'ex <8>' "$1" 2>/dev/null | awk 'NR > 1 && NF >= 11 && $1 + 0 == $2 + 0 {
 		print $5, $8, $11 }' | while read -r l p n; do
 		if [ "$l" = 0 ]; then p=$((p + 1)) n=$((n - 1)); fi
-		[ "$n" -gt 0 ] || continue
+		[ "${n:-0}" -gt 0 ] || continue
 		dd if=/dev/zero of="$1" bs="$_bs" seek="$p" count="$n" \
 			conv=notrunc 2>/dev/null
 	done

@@ -649,12 +649,13 @@ errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret);
  * bitmaps if dirty) into the held blocks, drop those equal to the disk,
  * and make the rest one jbd2 transaction with tid s_sequence, in the
  * kernel's order (fs/jbd2/commit.c, journal.rst "Descriptor Block",
- * "Commit"): needs_recovery set in the superblock on disk; descriptor
- * blocks with block tags (escape for blocks starting with JBD2_MAGIC;
- * tag, descriptor-tail and commit checksums by the journal's CSUM_V2/V3
- * or COMPAT_CHECKSUM) and the data blocks, a block without magic after
- * them (so no stale log block can continue the log), a flush; the commit
- * block, a flush; the journal superblock with s_start = s_first.  The
+ * "Commit"): descriptor blocks with block tags (escape for blocks
+ * starting with JBD2_MAGIC; tag, descriptor-tail and commit checksums by
+ * the journal's CSUM_V2/V3 or COMPAT_CHECKSUM) and the data blocks, a
+ * block without magic after them (so no stale log block can continue the
+ * log), a flush; the commit block, a flush (all still unseen: s_start is
+ * 0); needs_recovery set in the superblock on disk; the journal
+ * superblock with s_start = s_first.  The
  * log is then scanned back, checked to be exactly this transaction, and
  * checkpointed by e4_journal_replay() (blocks written in place, then
  * s_start = 0, s_sequence = tid + 1, needs_recovery cleared).  An

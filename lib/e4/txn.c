@@ -647,15 +647,21 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 		goto fail;
 	build_log(t, tid, log, nlog);
 
-	/* 3. needs_recovery on disk; the log and an end marker (a block
-	 * without JBD2_MAGIC, so no stale block can extend our log); then
-	 * the commit block; then the journal superblock pointing at it */
+	/*
+	 * 3. The log: descriptor and data blocks and an end marker (a block
+	 * without JBD2_MAGIC, so no stale block can extend our log), a
+	 * flush, the commit block, a flush.  The journal superblock still
+	 * says s_start 0, so nobody reads this log yet: an interruption
+	 * here leaves the old state, and a rerun writes the same log.
+	 * Then needs_recovery in the superblock on disk, then the journal
+	 * superblock pointing at the log (the kernel's order: the flag is
+	 * set before the log is live).
+	 */
 	fs->io = t->under;		/* from here on, real writes */
 	if (t->image_io_was_io)
 		fs->image_io = t->under;
-	retval = mark_recover_on_disk(t);
-	if (!retval && (j->jsb.feature_incompat &
-			JBD2_FEATURE_INCOMPAT_FAST_COMMIT))
+	retval = 0;
+	if (j->jsb.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT)
 		/* a stale fast-commit area must not follow our tid */
 		retval = e4_journal_write(j, log_end, 1, log + nlog * bs);
 	if (!retval)
@@ -670,6 +676,8 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 					  log + (nlog - 1) * bs);
 	if (!retval)
 		retval = io_channel_flush(j->io);
+	if (!retval)
+		retval = mark_recover_on_disk(t);
 	if (retval)
 		goto out;
 	e4_put_be32(j->sb + JSB_START, j->jsb.first);
