@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,12 +95,12 @@ static void keep_slot(void *unused)
  * next undo channel (the fs reopened after the replay) the last of two
  * free slots, and ext2fs_remove_exit_fn() stops at the first free slot,
  * so that channel's closing would not unregister it and exit() would
- * call it after it was freed.  A no-op entry with a data pointer of its
- * own (never dereferenced) takes the free slot.
+ * call it after it was freed.  A no-op entry with a data value of its
+ * own (a count, never dereferenced) takes the free slot.
  */
 static void fill_exit_slot(struct e4debug *st)
 {
-	ext2fs_add_exit_fn(keep_slot, (char *)st + ++st->exit_slots);
+	ext2fs_add_exit_fn(keep_slot, (void *)(uintptr_t)++st->exit_slots);
 }
 
 /*
@@ -128,26 +129,29 @@ static int run(struct e4debug *st, const char *cmd, struct e4r_opts *o,
 	retval = e4_journal_open(st->fs, st->journal_dev, jflags, &j);
 	if (retval == E4_ERR_NO_JOURNAL && !e4_tool_needs_recovery(st->fs)) {
 		printf("%s: no journal, nothing to replay\n", st->device);
-		return 0;
+		rc = 0;
+		goto out;
 	}
 	if (retval) {
 		com_err(cmd, retval, "while opening the journal of %s",
 			st->device);
 		e4_journal_close(j);
-		return E4R_EXIT_ERROR;
+		rc = E4R_EXIT_ERROR;
+		goto out;
 	}
 	rc = e4r_run(cmd, o, st->fs, j, &r);
 	if ((jflags & E4_JOURNAL_UNDO) && j->external &&
 	    e4debug_io_wrote(j->io))
 		st->jundo_used = 1;
 	retval = e4_journal_close(j);
-	if ((jflags & E4_JOURNAL_UNDO) && st->journal_dev)
-		fill_exit_slot(st);
 	if (retval) {
 		com_err(cmd, retval, "while closing the journal of %s",
 			st->device);
 		rc |= E4R_EXIT_ERROR;
 	}
+out:
+	if (jflags & E4_JOURNAL_UNDO)
+		fill_exit_slot(st);
 	return rc;
 }
 
