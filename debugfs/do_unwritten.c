@@ -12,7 +12,11 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <et/com_err.h>
 
+#include "e4debug.h"
+#include "../misc/e4tune.h"
 #include "tune_args.h"
 
 void do_list_unwritten(int argc, char **argv, int sci_idx, void *infop)
