@@ -7,24 +7,20 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <et/com_err.h>
 
-#include "e4debug.h"
-#include "../misc/e4tune.h"
+#include "tune_args.h"
 
 void do_show_journal_super(int argc, char **argv, int sci_idx, void *infop)
 {
 	struct e4debug *st = E4DEBUG(infop);
 	e4_journal_t j = NULL;
+	struct e4tune_opts o;
 	struct e4_json js;
 	errcode_t retval;
-	int json = 0;
 
 	(void)sci_idx;
-	if (argc == 2 && !strcmp(argv[1], "--json")) {
-		json = 1;
-	} else if (argc != 1) {
+	if (e4debug_tune_opts(argc, argv, "J", &o) != argc) {
 		fprintf(stderr, "Usage: %s [--json]\n", argv[0]);
 		st->exit_status = 1;
 		return;
@@ -40,7 +36,7 @@ void do_show_journal_super(int argc, char **argv, int sci_idx, void *infop)
 		if (!j)
 			return;
 	}
-	if (json) {
+	if (o.json) {
 		e4_json_init(&js, stdout);
 		e4_json_obj_begin(&js, NULL);
 		e4tune_print_jsb_json(j, st->fs, e4_jsb_csum_ok(j->sb), &js);

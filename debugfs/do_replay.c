@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,14 @@ static int parse_tid(const char *s, uint32_t *tid)
 	return 0;
 }
 
-/* Parse [-v] [--json] [--upto TID] into @o; @full allows -v and --json.
- * Returns 0, or 1 after printing the usage. */
+/* Parse [-v] [--json] [--upto TID] [--replay-anyway] into @o; @full
+ * allows -v and --json.  Returns 0, or 1 after printing the usage. */
 static int parse_opts(int argc, char **argv, int full, struct e4r_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "upto", required_argument, NULL, 'U' },
+		{ "replay-anyway", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -61,6 +63,10 @@ static int parse_opts(int argc, char **argv, int full, struct e4r_opts *o)
 			}
 			o->upto_set = 1;
 			break;
+		case 'A':
+			/* As e4replay --replay-anyway: e4r_run() decides. */
+			o->replay_anyway = 1;
+			break;
 		default:
 			goto usage;
 		}
@@ -68,9 +74,33 @@ static int parse_opts(int argc, char **argv, int full, struct e4r_opts *o)
 	if (optind == argc)
 		return 0;
 usage:
-	fprintf(stderr, "Usage: %s %s[--upto TID]\n", argv[0],
-		full ? "[-v] [--json] " : "");
+	fprintf(stderr, "Usage: %s %s[--upto TID] [--replay-anyway]\n",
+		argv[0], full ? "[-v] [--json] " : "");
 	return 1;
+}
+
+/* Exported by libext2fs (lib/ext2fs/atexit.c), declared only in its
+ * private ext2fsP.h. */
+typedef void (*e4debug_exit_fn)(void *);
+errcode_t ext2fs_add_exit_fn(e4debug_exit_fn func, void *data);
+
+static void keep_slot(void *unused)
+{
+	(void)unused;
+}
+
+/*
+ * After the external journal's undo channel closed, while the fs's is
+ * open: libext2fs's exit-function list (lib/ext2fs/atexit.c) gives the
+ * next undo channel (the fs reopened after the replay) the last of two
+ * free slots, and ext2fs_remove_exit_fn() stops at the first free slot,
+ * so that channel's closing would not unregister it and exit() would
+ * call it after it was freed.  A no-op entry with a data value of its
+ * own (a count, never dereferenced) takes the free slot.
+ */
+static void fill_exit_slot(struct e4debug *st)
+{
+	ext2fs_add_exit_fn(keep_slot, (void *)(uintptr_t)++st->exit_slots);
 }
 
 /*
@@ -83,30 +113,45 @@ static int run(struct e4debug *st, const char *cmd, struct e4r_opts *o,
 	struct e4r_run r;
 	e4_journal_t j = NULL;
 	errcode_t retval;
-	int rc;
+	int rc, jflags = rw ? E4_JOURNAL_RW : 0;
 
 	memset(&r, 0, sizeof(r));
 	o->device = o->target = st->device;
 	o->journal_dev = st->journal_dev;
-	retval = e4_journal_open(st->fs, st->journal_dev,
-				 rw ? E4_JOURNAL_RW : 0, &j);
+	if (rw && st->journal_dev && st->journal_undo) {
+		/* As e4replay -z -j: the journal device's writes go to
+		 * UNDO.journal (emptied by the open, appended to later). */
+		if (st->jundo_used ? e4_tool_resume_undo(cmd, st->journal_undo)
+		    : e4_tool_setup_undo(cmd, st->journal_undo))
+			return E4R_EXIT_ERROR;
+		jflags |= E4_JOURNAL_UNDO;
+	}
+	retval = e4_journal_open(st->fs, st->journal_dev, jflags, &j);
 	if (retval == E4_ERR_NO_JOURNAL && !e4_tool_needs_recovery(st->fs)) {
 		printf("%s: no journal, nothing to replay\n", st->device);
-		return 0;
+		rc = 0;
+		goto out;
 	}
 	if (retval) {
 		com_err(cmd, retval, "while opening the journal of %s",
 			st->device);
 		e4_journal_close(j);
-		return E4R_EXIT_ERROR;
+		rc = E4R_EXIT_ERROR;
+		goto out;
 	}
 	rc = e4r_run(cmd, o, st->fs, j, &r);
+	if ((jflags & E4_JOURNAL_UNDO) && j->external &&
+	    e4debug_io_wrote(j->io))
+		st->jundo_used = 1;
 	retval = e4_journal_close(j);
 	if (retval) {
 		com_err(cmd, retval, "while closing the journal of %s",
 			st->device);
 		rc |= E4R_EXIT_ERROR;
 	}
+out:
+	if (jflags & E4_JOURNAL_UNDO)
+		fill_exit_slot(st);
 	return rc;
 }
 
@@ -132,7 +177,6 @@ void do_replay(int argc, char **argv, int sci_idx, void *infop)
 {
 	struct e4debug *st = E4DEBUG(infop);
 	struct e4r_opts o;
-	char *dev, *jdev;
 	int flags, rc = E4R_EXIT_ERROR;
 
 	(void)sci_idx;
@@ -147,26 +191,15 @@ void do_replay(int argc, char **argv, int sci_idx, void *infop)
 	 * Replay as e4replay does: on a fresh read-write open ignoring
 	 * checksums (bitmaps of an unreplayed image fail them), closed after
 	 * the replay; then the fs is opened again as the user opened it.
+	 * An undo file (-z) records all of it.
 	 */
-	dev = strdup(st->device);
-	jdev = st->journal_dev ? strdup(st->journal_dev) : NULL;
 	flags = st->open_flags;
-	if (!dev || (st->journal_dev && !jdev)) {
-		com_err(argv[0], ENOMEM, "while replaying %s", st->device);
-		goto out;
-	}
-	e4debug_close_fs(st, argv[0]);
-	if (e4debug_open_fs(st, argv[0], dev, jdev, E4_OPEN_RW |
-			    E4_OPEN_IGNORE_CSUM))
-		goto reopen;
-	rc = run(st, argv[0], &o, 1);
-	e4debug_close_fs(st, argv[0]);
-reopen:
-	if (e4debug_open_fs(st, argv[0], dev, jdev, flags))
+	if (!e4debug_reopen(st, argv[0], E4_OPEN_RW | E4_OPEN_IGNORE_CSUM))
+		rc = run(st, argv[0], &o, 1);
+	if (e4debug_reopen(st, argv[0], flags)) {
 		rc |= E4R_EXIT_ERROR;
-out:
+		e4debug_close_fs(st, argv[0]);
+	}
 	if (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))
 		st->exit_status = 1;
-	free(dev);
-	free(jdev);
 }

@@ -17,56 +17,28 @@
 
 #include "e4debug.h"
 #include "../misc/e4tune.h"
+#include "tune_args.h"
 
 void do_list_unwritten(int argc, char **argv, int sci_idx, void *infop)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "replayed", no_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct e4debug *st = E4DEBUG(infop);
 	struct e4tune_opts o;
-	struct e4_json js;
-	int c;
+	int first;
 
 	(void)sci_idx;
-	memset(&o, 0, sizeof(o));
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "v", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			o.verbose = 1;
-			break;
-		case 'J':
-			o.json = 1;
-			break;
-		case 'R':
-			o.uw_replayed = 1;
-			break;
-		default:
-			fprintf(stderr, "Usage: %s [-v] [--json] [--replayed] "
-				"[FILE|<ino>]...\n", argv[0]);
-			st->exit_status = 1;
-			return;
-		}
+	first = e4debug_tune_opts(argc, argv, "vJR", &o);
+	if (first < 0) {
+		fprintf(stderr, "Usage: %s [-v] [--json] [--replayed] "
+			"[FILE|<ino>]...\n", argv[0]);
+		st->exit_status = 1;
+		return;
 	}
 	if (e4debug_check_fs_open(st, argv[0]))
 		return;
-	o.device = st->device;
-	o.journal_dev = st->journal_dev;
 	o.list_unwritten = 1;
-	o.uw_files = argv + optind;
-	o.uw_nfiles = argc - optind;
-	e4_json_init(&js, stdout);
-	if (o.json)
-		e4_json_obj_begin(&js, NULL);
-	if (e4tune_unwritten_list(argv[0], &o, st->fs, o.json ? &js : NULL))
-		st->exit_status = 1;
-	if (o.json) {
-		e4_json_obj_end(&js);
-		e4_json_finish(&js);
-	}
+	o.uw_files = argv + first;
+	o.uw_nfiles = argc - first;
+	e4debug_tune_list(st, argv[0], &o, e4tune_unwritten_list);
 }
 
 /* A block number or count in fs blocks: decimal, 0x hex; no sign. */
@@ -86,39 +58,12 @@ static int parse_blk(const char *s, blk64_t *v)
 /* mark_unwritten / mark_written: the same parser, @unwritten says which. */
 static void do_mark(int argc, char **argv, struct e4debug *st, int unwritten)
 {
-	static const struct option longopts[] = {
-		{ "keep-contents", no_argument, NULL, 'K' },
-		{ "skip-holes", no_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct e4tune_opts o;
-	struct e4tune_mark *m;
-	int c;
+	struct e4tune_mark *m = &o.uw_marks[0];
 
-	memset(&o, 0, sizeof(o));
-	m = &o.uw_marks[0];
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "nf", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			o.dry_run = 1;
-			break;
-		case 'f':
-			o.force = 1;
-			break;
-		case 'K':
-			if (unwritten)
-				goto usage;
-			o.keep_contents = 1;
-			break;
-		case 'S':
-			o.skip_holes = 1;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	if (argc - optind != 3)
+	/* Leaves getopt's optind at the first operand. */
+	if (e4debug_tune_opts(argc, argv, unwritten ? "nfS" : "nfKS",
+			      &o) < 0 || argc - optind != 3)
 		goto usage;
 	if (parse_blk(argv[optind + 1], &m->lblk) ||
 	    parse_blk(argv[optind + 2], &m->len)) {

@@ -40,50 +40,130 @@ int e4debug_check_fs_rw(struct e4debug *st, const char *cmd)
 	return 1;
 }
 
-void e4debug_close_fs(struct e4debug *st, const char *cmd)
+/* Forget the names of the last open. */
+static void free_names(struct e4debug *st)
+{
+	free(st->device);
+	free(st->journal_dev);
+	free(st->undo_file);
+	free(st->journal_undo);
+	st->device = st->journal_dev = NULL;
+	st->undo_file = st->journal_undo = NULL;
+	st->undo_used = st->jundo_used = 0;
+}
+
+int e4debug_io_wrote(io_channel io)
+{
+	io_stats stats = NULL;
+
+	if (!io || !io->manager->get_stats ||
+	    io->manager->get_stats(io, &stats) || !stats)
+		return 1;
+	return stats->bytes_written > 0;
+}
+
+/* Close st->fs only: the names stay for a reopen.  Nonzero on error. */
+static int close_only(struct e4debug *st, const char *cmd)
 {
 	errcode_t retval;
 
+	st->rw = 0;
 	if (!st->fs)
-		return;
+		return 0;
+	/* ext2fs_close() writes a dirty fs: through the undo file too. */
+	if (st->undo_file && (st->fs->flags & EXT2_FLAG_RW) &&
+	    ((st->fs->flags & EXT2_FLAG_DIRTY) ||
+	     e4debug_io_wrote(st->fs->io)))
+		st->undo_used = 1;
 	retval = ext2fs_close_free(&st->fs);
 	if (retval) {
 		com_err(cmd, retval, "while closing %s", st->device);
 		st->exit_status = 1;
-	}
-	free(st->device);
-	free(st->journal_dev);
-	st->device = st->journal_dev = NULL;
-	st->rw = 0;
-}
-
-int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
-		    const char *journal_dev, int flags)
-{
-	if (e4_tool_open_fs(cmd, device, flags, NULL, &st->fs)) {
-		st->exit_status = 1;
 		return 1;
 	}
-	st->device = strdup(device);
-	st->journal_dev = journal_dev ? strdup(journal_dev) : NULL;
-	st->rw = !!(flags & E4_OPEN_RW);
-	st->open_flags = flags;
 	return 0;
 }
 
-int e4debug_reopen(struct e4debug *st, const char *cmd)
+void e4debug_close_fs(struct e4debug *st, const char *cmd)
 {
-	char *dev = st->device ? strdup(st->device) : NULL;
-	char *jdev = st->journal_dev ? strdup(st->journal_dev) : NULL;
-	int flags = st->open_flags, rc = 1;
+	close_only(st, cmd);
+	free_names(st);
+}
 
-	if (dev && (!st->journal_dev || jdev)) {
-		e4debug_close_fs(st, cmd);
-		rc = e4debug_open_fs(st, cmd, dev, jdev, flags);
+/* Open st->device with @flags (the undo file only read-write). */
+static int open_names(struct e4debug *st, const char *cmd, int flags)
+{
+	if (e4_tool_open_fs(cmd, st->device, flags, (flags & E4_OPEN_RW) ?
+			    st->undo_file : NULL, &st->fs)) {
+		st->exit_status = 1;
+		return 1;
 	}
-	free(dev);
-	free(jdev);
-	return rc;
+	st->rw = !!(flags & E4_OPEN_RW);
+	st->open_flags = flags & ~E4_OPEN_UNDO_RESUME;
+	return 0;
+}
+
+/*
+ * Check the undo file(s) of an open before anything is written: -w is
+ * needed, and e4tune's rules (e4_tool_check_undo()) hold for UNDO and,
+ * with -j, for UNDO.journal, which is emptied now as UNDO is by the open.
+ */
+static int check_undo(struct e4debug *st, const char *cmd, int flags)
+{
+	size_t len;
+
+	if (!st->undo_file)
+		return 0;
+	if (!(flags & E4_OPEN_RW)) {
+		com_err(cmd, 0, "undo file %s needs -w (a read-only open "
+			"writes nothing); %s not opened", st->undo_file,
+			st->device);
+		return 1;
+	}
+	if (e4_tool_check_undo(cmd, st->undo_file, st->device,
+			       st->journal_dev))
+		return 1;
+	if (!st->journal_dev)
+		return 0;
+	len = strlen(st->undo_file) + sizeof(".journal");
+	st->journal_undo = malloc(len);
+	if (!st->journal_undo) {
+		com_err(cmd, ENOMEM, "while opening %s", st->device);
+		return 1;
+	}
+	snprintf(st->journal_undo, len, "%s.journal", st->undo_file);
+	return e4_tool_check_undo(cmd, st->journal_undo, st->device,
+				  st->journal_dev) ||
+		e4_tool_setup_undo(cmd, st->journal_undo);
+}
+
+int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
+		    const char *journal_dev, const char *undo_file, int flags)
+{
+	free_names(st);
+	st->device = strdup(device);
+	st->journal_dev = journal_dev ? strdup(journal_dev) : NULL;
+	st->undo_file = undo_file ? strdup(undo_file) : NULL;
+	if (!st->device || (journal_dev && !st->journal_dev) ||
+	    (undo_file && !st->undo_file)) {
+		com_err(cmd, ENOMEM, "while opening %s", device);
+		goto fail;
+	}
+	if (check_undo(st, cmd, flags) || open_names(st, cmd, flags))
+		goto fail;
+	return 0;
+fail:
+	st->exit_status = 1;
+	free_names(st);
+	return 1;
+}
+
+int e4debug_reopen(struct e4debug *st, const char *cmd, int flags)
+{
+	if (!st->device || close_only(st, cmd))
+		return 1;
+	return open_names(st, cmd, flags | (st->undo_used ?
+					     E4_OPEN_UNDO_RESUME : 0));
 }
 
 /* Let getopt() parse another argv from the start. */
@@ -92,8 +172,9 @@ static void reset_getopt(void)
 	optind = 0;
 }
 
-/* -w, -c, -j of both "open" and the command line: 1 if @c was one. */
-static int open_option(int c, int *flags, const char **jdev)
+/* -w, -c, -j, -z of both "open" and the command line: 1 if @c was one. */
+static int open_option(int c, int *flags, const char **jdev,
+		       const char **undo)
 {
 	switch (c) {
 	case 'w':
@@ -105,6 +186,9 @@ static int open_option(int c, int *flags, const char **jdev)
 	case 'j':
 		*jdev = optarg;
 		return 1;
+	case 'z':
+		*undo = optarg;
+		return 1;
 	}
 	return 0;
 }
@@ -112,13 +196,13 @@ static int open_option(int c, int *flags, const char **jdev)
 void do_open_filesys(int argc, char **argv, int sci_idx, void *infop)
 {
 	struct e4debug *st = E4DEBUG(infop);
-	const char *jdev = NULL;
+	const char *jdev = NULL, *undo = NULL;
 	int c, flags = 0;
 
 	(void)sci_idx;
 	reset_getopt();
-	while ((c = getopt(argc, argv, "wcj:")) != -1)
-		if (!open_option(c, &flags, &jdev))
+	while ((c = getopt(argc, argv, "wcj:z:")) != -1)
+		if (!open_option(c, &flags, &jdev, &undo))
 			goto usage;
 	if (optind != argc - 1)
 		goto usage;
@@ -128,10 +212,11 @@ void do_open_filesys(int argc, char **argv, int sci_idx, void *infop)
 		st->exit_status = 1;
 		return;
 	}
-	e4debug_open_fs(st, argv[0], argv[optind], jdev, flags);
+	e4debug_open_fs(st, argv[0], argv[optind], jdev, undo, flags);
 	return;
 usage:
-	fprintf(stderr, "Usage: %s [-w] [-c] [-j journal_dev] device\n",
+	fprintf(stderr, "Usage: %s [-w] [-c] [-j journal_dev] "
+		"[-z undo_file] device\n",
 		argv[0]);
 	st->exit_status = 1;
 }
@@ -183,7 +268,7 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 static void usage(void)
 {
 	fprintf(stderr, "Usage: e4debug [-w] [-c] [-j journal_dev] "
-		"[-R request] [-f cmd_file] [device]\n");
+		"[-z undo_file]\n\t[-R request] [-f cmd_file] [device]\n");
 	exit(1);
 }
 
@@ -191,13 +276,14 @@ int main(int argc, char **argv)
 {
 	struct e4debug st;
 	const char *request = NULL, *cmd_file = NULL, *jdev = NULL;
+	const char *undo = NULL;
 	int c, flags = 0, sci_idx, retval = 0;
 
 	memset(&st, 0, sizeof(st));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
-	while ((c = getopt(argc, argv, "wcj:R:f:")) != -1) {
-		if (open_option(c, &flags, &jdev))
+	while ((c = getopt(argc, argv, "wcj:z:R:f:")) != -1) {
+		if (open_option(c, &flags, &jdev, &undo))
 			continue;
 		switch (c) {
 		case 'R':
@@ -212,8 +298,14 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc - 1)
 		usage();
+	if (undo && optind != argc - 1) {
+		fprintf(stderr, "e4debug: -z %s goes with a device to open\n",
+			undo);
+		return 1;
+	}
 	if (optind == argc - 1 && e4debug_open_fs(&st, "e4debug",
-						  argv[optind], jdev, flags))
+						  argv[optind], jdev, undo,
+						  flags))
 		return 1;
 
 	sci_idx = ss_create_invocation("e4debug", "0.1", &st, &e4debug_cmds,

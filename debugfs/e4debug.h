@@ -13,7 +13,12 @@ struct e4debug {
 	ext2_filsys	fs;		/* NULL when nothing is open */
 	char		*device;
 	char		*journal_dev;	/* -j, or NULL */
+	char		*undo_file;	/* -z, or NULL */
+	char		*journal_undo;	/* -z with -j: UNDO.journal */
 	int		rw;		/* opened read-write */
+	int		undo_used;	/* a write went to undo_file: append */
+	int		jundo_used;	/* ... to journal_undo */
+	int		exit_slots;	/* do_replay.c: fill_exit_slot() */
 	int		open_flags;	/* E4_OPEN_* of the open */
 	int		exit_status;	/* nonzero after a failed command */
 };
@@ -27,13 +32,24 @@ int e4debug_check_fs_open(struct e4debug *st, const char *cmd);
  * read-write. */
 int e4debug_check_fs_rw(struct e4debug *st, const char *cmd);
 
-/* e4debug.c: close the fs and open it again with the same flags (after
- * a command wrote through a channel of its own); nonzero on failure. */
-int e4debug_reopen(struct e4debug *st, const char *cmd);
+/* e4debug.c: nonzero if @io (maybe an undo channel) wrote anything, or
+ * if it cannot tell.  libext2fs's undo_io leaves an undo file no write
+ * went to without a valid header, so a reopen must not append to it. */
+int e4debug_io_wrote(io_channel io);
+
+/* e4debug.c: close the fs and open the same device again with E4_OPEN_*
+ * @flags (replay opens ignoring checksums, then as the user opened it);
+ * an undo file of the open is appended to, not replaced.  On failure
+ * the fs stays closed and the next reopen may try again; nonzero. */
+int e4debug_reopen(struct e4debug *st, const char *cmd, int flags);
 /* e4debug.c: close the fs; keeps nothing (not even the device name). */
 void e4debug_close_fs(struct e4debug *st, const char *cmd);
-/* e4debug.c: open @device with E4_OPEN_* @flags; nonzero on failure. */
+/* e4debug.c: open @device with E4_OPEN_* @flags, and with @undo_file
+ * (needs E4_OPEN_RW; replaced if it exists, as e4tune -z does; with
+ * @journal_dev that device's writes go to @undo_file.journal, as with
+ * e4replay -z -j); nonzero on failure, after one line. */
 int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
-		    const char *journal_dev, int flags);
+		    const char *journal_dev, const char *undo_file,
+		    int flags);
 
 #endif

@@ -131,14 +131,16 @@ errcode_t e4_tool_fault_wrap(const char *prog, const char *device,
 	return 0;
 }
 
-errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
+/* Point the undo io_manager at @undo_file, emptied first if @fresh. */
+static errcode_t point_undo(const char *prog, const char *undo_file,
+			    int fresh)
 {
 	errcode_t retval;
 
 	retval = e4_tool_check_undo(prog, undo_file, NULL, NULL);
 	if (retval)
 		return retval;
-	if (unlink(undo_file) < 0 && errno != ENOENT) {
+	if (fresh && unlink(undo_file) < 0 && errno != ENOENT) {
 		retval = errno;
 		com_err(prog, retval, "while deleting undo file %s",
 			undo_file);
@@ -151,6 +153,16 @@ errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
 		com_err(prog, retval, "while setting up undo file %s",
 			undo_file);
 	return retval;
+}
+
+errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
+{
+	return point_undo(prog, undo_file, 1);
+}
+
+errcode_t e4_tool_resume_undo(const char *prog, const char *undo_file)
+{
+	return point_undo(prog, undo_file, 0);
 }
 
 /*
@@ -212,7 +224,8 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 			retval = e4_tool_check_undo(prog, undo_file, device,
 						    NULL);
 			if (!retval)
-				retval = e4_tool_setup_undo(prog, undo_file);
+				retval = point_undo(prog, undo_file, !(flags &
+						    E4_OPEN_UNDO_RESUME));
 			if (retval)
 				return retval;
 			io = undo_io_manager;

@@ -16,12 +16,15 @@
 #define E4_OPEN_RW		0x1	/* open read-write */
 #define E4_OPEN_IGNORE_CSUM	0x2	/* EXT2_FLAG_IGNORE_CSUM_ERRORS */
 #define E4_OPEN_FORCE		0x4	/* -f: skip the needs_recovery check */
+#define E4_OPEN_UNDO_RESUME	0x8	/* keep an existing undo file and
+					 * append to it (e4_tool_resume_undo) */
 
 /*
  * e4_tool_open_fs() - open the file system on @device for program @prog.
  * Read-only unless E4_OPEN_RW.  With E4_OPEN_RW: refuses a mounted fs, and
  * routes writes through libext2fs's undo io_manager when @undo_file is not
- * NULL (an existing undo file is replaced, as tune2fs does).  Prints a
+ * NULL (an existing undo file is replaced, as tune2fs does; with
+ * E4_OPEN_UNDO_RESUME appended to instead).  Prints a
  * one-line com_err message naming @device on failure.  Returns 0 or the
  * error.
  */
@@ -35,6 +38,16 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
  * or the error.
  */
 errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file);
+
+/*
+ * e4_tool_resume_undo() - as e4_tool_setup_undo() but keep an existing
+ * @undo_file: libext2fs's undo_io appends to it when the superblock it
+ * recorded at its last close is the device's (undo_io.c
+ * try_reopen_undo_file(); else the open fails with
+ * EXT2_ET_UNDO_FILE_WRONG), so one program that closes and reopens a
+ * file system keeps one undo file.  Returns 0 or the error (printed).
+ */
+errcode_t e4_tool_resume_undo(const char *prog, const char *undo_file);
 
 /*
  * e4_tool_check_undo() - refuse an undo file that cannot serve: empty

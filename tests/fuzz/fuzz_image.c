@@ -19,8 +19,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct fuzz_tmpl tmpl[2];
-static int ready;
+static int seeded;
 
 /* With E4_FUZZ_SEED_DIR set (tests/fuzz/mkseeds), write one seed per ctrl
  * value: the template's own first 16 KiB from the superblock on. */
@@ -39,53 +38,25 @@ static void dump_seeds(void)
 		if (!f)
 			continue;
 		fputc(c, f);
-		fwrite(tmpl[c & 1].buf + 1024, 1, FUZZ_MAX_INPUT, f);
+		fwrite(fuzz_sb_tmpl(c & 1)->buf + 1024, 1, FUZZ_MAX_INPUT, f);
 		fclose(f);
 	}
-}
-
-static void dump_img(struct e4_memimg *m, const char *path)
-{
-	unsigned char *buf = malloc(m->size);
-	FILE *f = fopen(path, "wb");
-
-	if (buf && f && !e4_memimg_pread(m, 0, buf, m->size))
-		fwrite(buf, 1, m->size, f);
-	if (f)
-		fclose(f);
-	free(buf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct fuzz_tmpl *t;
 	struct e4_memimg m;
 	struct e4_fault f;
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
-	unsigned int ctrl;
 	errcode_t retval;
 
-	if (!ready) {
-		fuzz_tmpl_built(&tmpl[0], 0);
-		fuzz_tmpl_built(&tmpl[1], 1);
-		ready = 1;
+	if (!seeded) {
 		dump_seeds();
+		seeded = 1;
 	}
-	if (size < 1)
+	if (fuzz_sb_input(data, size, &m, &f, &fs, &retval))
 		return 0;
-	if (size > FUZZ_MAX_INPUT + 1)
-		size = FUZZ_MAX_INPUT + 1;
-	ctrl = data[0];
-	t = &tmpl[ctrl & 1];
-	if (e4_memimg_init(&m, t->buf, t->size))
-		return 0;
-	e4_memimg_pwrite(&m, 1024, data + 1, size - 1);
-	if (getenv("E4_FUZZ_DUMP_IMG"))	/* debugging: the image as run */
-		dump_img(&m, getenv("E4_FUZZ_DUMP_IMG"));
-
-	retval = fuzz_open_ro(&m, &f, (ctrl & 2) ?
-			      EXT2_FLAG_IGNORE_CSUM_ERRORS : 0, &fs);
 	if (!retval) {
 		retval = e4_journal_open(fs, NULL, 0, &j);
 		if (j && j->real_len <= 4096)

@@ -24,12 +24,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct fuzz_tmpl tmpl[2];
-static int ready;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct fuzz_tmpl *t;
 	struct e4_memimg m;
 	struct e4_fault f;
 	ext2_filsys fs = NULL;
@@ -40,21 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	blk64_t to_zero = 0;
 	errcode_t retval;
 
-	if (!ready) {
-		fuzz_tmpl_built(&tmpl[0], 0);
-		fuzz_tmpl_built(&tmpl[1], 1);
-		ready = 1;
-	}
-	if (size < 1)
+	if (fuzz_sb_input(data, size, &m, &f, &fs, &retval))
 		return 0;
-	if (size > FUZZ_MAX_INPUT + 1)
-		size = FUZZ_MAX_INPUT + 1;
-	t = &tmpl[data[0] & 1];
-	if (e4_memimg_init(&m, t->buf, t->size))
-		return 0;
-	e4_memimg_pwrite(&m, 1024, data + 1, size - 1);
-	retval = fuzz_open_ro(&m, &f, (data[0] & 2) ?
-			      EXT2_FLAG_IGNORE_CSUM_ERRORS : 0, &fs);
 	if (retval)
 		goto out;
 	memset(&s, 0, sizeof(s));

@@ -22,9 +22,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct fuzz_tmpl tmpl;
-static int ready;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct e4_memimg m;
@@ -32,25 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
-	unsigned int ctrl;
 
-	if (!ready) {
-		fuzz_tmpl_bundled(&tmpl, "blocksize-1k", 1);
-		ready = 1;
-	}
-	if (size < 1)
+	if (fuzz_jarea_input(data, size, 0, &m, &f, &fs))
 		return 0;
-	if (size > FUZZ_MAX_INPUT + 1)
-		size = FUZZ_MAX_INPUT + 1;
-	ctrl = data[0];
-	if (e4_memimg_init(&m, tmpl.buf, tmpl.size))
-		return 0;
-	fuzz_place_journal(&tmpl, &m, data + 1, size - 1);
-	fuzz_fix_journal(&tmpl, &m, ctrl,
-			 (size - 1 + tmpl.blocksize - 1) / tmpl.blocksize);
-
-	retval = fuzz_open_ro(&m, &f, 0, &fs);
-	FUZZ_ASSERT(!retval, "template fs must open: %ld", (long)retval);
 	retval = e4_journal_open(fs, NULL, 0, &j);
 	if (j)
 		fuzz_read_journal(j);

@@ -21,9 +21,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct fuzz_tmpl tmpl;
-static int ready;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct e4_memimg m;
@@ -36,22 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errcode_t retval;
 	size_t i;
 
-	if (!ready) {
-		fuzz_tmpl_bundled(&tmpl, "blocksize-1k", 1);
-		ready = 1;
-	}
-	if (size < 1)
+	if (fuzz_jarea_input(data, size, EXT2_FLAG_IGNORE_CSUM_ERRORS, &m,
+			     &f, &fs))
 		return 0;
-	if (size > FUZZ_MAX_INPUT + 1)
-		size = FUZZ_MAX_INPUT + 1;
-	if (e4_memimg_init(&m, tmpl.buf, tmpl.size))
-		return 0;
-	fuzz_place_journal(&tmpl, &m, data + 1, size - 1);
-	fuzz_fix_journal(&tmpl, &m, data[0],
-			 (size - 1 + tmpl.blocksize - 1) / tmpl.blocksize);
-
-	retval = fuzz_open_ro(&m, &f, EXT2_FLAG_IGNORE_CSUM_ERRORS, &fs);
-	FUZZ_ASSERT(!retval, "template fs must open: %ld", (long)retval);
 	retval = e4_journal_open(fs, NULL, 0, &j);
 	if (!retval)
 		retval = e4_journal_scan(j, 0, 0, &scan);

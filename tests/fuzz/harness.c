@@ -271,6 +271,80 @@ errcode_t fuzz_open_ro(struct e4_memimg *m, struct e4_fault *f, int flags,
 			    e4_fault_io_manager, fs);
 }
 
+const struct fuzz_tmpl *fuzz_sb_tmpl(int csum)
+{
+	static struct fuzz_tmpl tmpl[2];
+	static int ready;
+
+	if (!ready) {
+		fuzz_tmpl_built(&tmpl[0], 0);
+		fuzz_tmpl_built(&tmpl[1], 1);
+		ready = 1;
+	}
+	return &tmpl[!!csum];
+}
+
+/* Debugging: the image as a run sees it, into the file @path. */
+static void dump_img(struct e4_memimg *m, const char *path)
+{
+	unsigned char *buf = malloc(m->size);
+	FILE *f = fopen(path, "wb");
+
+	if (buf && f && !e4_memimg_pread(m, 0, buf, m->size))
+		fwrite(buf, 1, m->size, f);
+	if (f)
+		fclose(f);
+	free(buf);
+}
+
+int fuzz_sb_input(const uint8_t *data, size_t size, struct e4_memimg *m,
+		  struct e4_fault *f, ext2_filsys *fs, errcode_t *retval)
+{
+	const struct fuzz_tmpl *t;
+
+	*fs = NULL;
+	if (size < 1)
+		return -1;
+	if (size > FUZZ_MAX_INPUT + 1)
+		size = FUZZ_MAX_INPUT + 1;
+	t = fuzz_sb_tmpl(data[0] & 1);
+	if (e4_memimg_init(m, t->buf, t->size))
+		return -1;
+	e4_memimg_pwrite(m, 1024, data + 1, size - 1);
+	if (getenv("E4_FUZZ_DUMP_IMG"))
+		dump_img(m, getenv("E4_FUZZ_DUMP_IMG"));
+	*retval = fuzz_open_ro(m, f, (data[0] & 2) ?
+			       EXT2_FLAG_IGNORE_CSUM_ERRORS : 0, fs);
+	return 0;
+}
+
+int fuzz_jarea_input(const uint8_t *data, size_t size, int flags,
+		     struct e4_memimg *m, struct e4_fault *f,
+		     ext2_filsys *fs)
+{
+	static struct fuzz_tmpl tmpl;
+	static int ready;
+	errcode_t retval;
+
+	*fs = NULL;
+	if (!ready) {
+		fuzz_tmpl_bundled(&tmpl, "blocksize-1k", 1);
+		ready = 1;
+	}
+	if (size < 1)
+		return -1;
+	if (size > FUZZ_MAX_INPUT + 1)
+		size = FUZZ_MAX_INPUT + 1;
+	if (e4_memimg_init(m, tmpl.buf, tmpl.size))
+		return -1;
+	fuzz_place_journal(&tmpl, m, data + 1, size - 1);
+	fuzz_fix_journal(&tmpl, m, data[0],
+			 (size - 1 + tmpl.blocksize - 1) / tmpl.blocksize);
+	retval = fuzz_open_ro(m, f, flags, fs);
+	FUZZ_ASSERT(!retval, "template fs must open: %ld", (long)retval);
+	return 0;
+}
+
 void fuzz_read_journal(e4_journal_t j)
 {
 	unsigned char *a, *b;

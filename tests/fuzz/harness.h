@@ -88,6 +88,40 @@ void fuzz_fix_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
 errcode_t fuzz_open_ro(struct e4_memimg *m, struct e4_fault *f, int flags,
 		       ext2_filsys *fs);
 
+/*
+ * fuzz_sb_tmpl() - the built template of the whole-image targets
+ * (fuzz_tmpl_built()), with metadata_csum when @csum; both are made on
+ * the first call.
+ */
+const struct fuzz_tmpl *fuzz_sb_tmpl(int csum);
+
+/*
+ * fuzz_sb_input() - set up a run of a whole-image target (fuzz_image,
+ * fuzz_itable, fuzz_unwritten).  Input: u8 ctrl (bit 0: the
+ * metadata_csum template, bit 1: EXT2_FLAG_IGNORE_CSUM_ERRORS), then
+ * bytes written over the template from byte 1024 (the superblock) on, at
+ * most FUZZ_MAX_INPUT.  Makes @m, a copy-on-write image of the template
+ * with the bytes placed (written to the file $E4_FUZZ_DUMP_IMG when set,
+ * for debugging), and opens it with fuzz_open_ro() into *@fs, setting
+ * *@retval to the open's error.  Returns 0 (the caller frees @m), or -1
+ * when there is nothing to run (@m not made).
+ */
+int fuzz_sb_input(const uint8_t *data, size_t size, struct e4_memimg *m,
+		  struct e4_fault *f, ext2_filsys *fs, errcode_t *retval);
+
+/*
+ * fuzz_jarea_input() - set up a run of a journal-area target (fuzz_jarea,
+ * fuzz_order).  Input: u8 ctrl (FUZZ_FIX_* bits), then bytes placed into
+ * journal blocks 0, 1, ... of tests/images/blocksize-1k with its log
+ * zeroed (loaded on the first call) and fixed up as ctrl asks.  Makes
+ * @m and opens it with fuzz_open_ro(@flags) into *@fs, which must
+ * succeed (property).  Returns 0 (the caller closes *@fs and frees @m),
+ * or -1 when there is nothing to run (@m not made).
+ */
+int fuzz_jarea_input(const uint8_t *data, size_t size, int flags,
+		     struct e4_memimg *m, struct e4_fault *f,
+		     ext2_filsys *fs);
+
 /* Read every journal block through e4_journal_read() and _bmap() and
  * check both agree with the mapping. */
 void fuzz_read_journal(e4_journal_t j);
