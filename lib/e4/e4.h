@@ -662,8 +662,8 @@ errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret);
  * interruption before the commit block leaves the old state (a recovery
  * finds no committed transaction); after it, any recovery (e4replay,
  * e2fsck, the kernel) writes the new state.  @t is freed in all cases.
- * On failure before anything was written (validation, room) the in-memory
- * fs is stale and its dirty flags are cleared: close it without flushing.
+ * On failure the in-memory fs is reloaded from the disk (e4_fs_reload(),
+ * which drops what libext2fs held), so it can be used or closed.
  * Returns 0, E4_ERR_TXN_TOO_BIG (descriptors + data + commit + 1 exceed
  * the log area, s_first .. e4_jsb_log_end(): nothing written),
  * E4_ERR_TXN_VERIFY (the scan back or the replay disagrees; the log stays
@@ -672,8 +672,8 @@ errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret);
  */
 errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res);
 
-/* e4_txn_abort() - drop @t's held writes and give @fs its channel back;
- * the in-memory fs is stale (dirty flags cleared).  NULL is fine. */
+/* e4_txn_abort() - drop @t's held writes, give @fs its channel back and
+ * reload it from the disk (e4_fs_reload()).  NULL is fine. */
 void e4_txn_abort(struct e4_txn *t);
 
 /* ---- stamp.c: the stale-data stamp ------------------------------------- */

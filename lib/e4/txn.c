@@ -330,17 +330,15 @@ errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret)
 
 /*
  * Put the real channel back and free @t.  After a failure the in-memory
- * fs (descriptors, bitmaps, superblock) holds changes that are not on
- * disk: they must never be flushed, so the dirty flags go.
+ * fs (descriptors, bitmaps, inode cache, superblock) holds changes that
+ * are not on disk: it is reloaded from the disk (e4_fs_reload()), so a
+ * caller that goes on (the e4debug shell) never flushes them later; if
+ * even that fails, the dirty flags are cleared.
  */
 static void txn_end(struct e4_txn *t, int failed)
 {
 	ext2_filsys fs = t->fs;
 	size_t i;
-
-	if (failed)
-		fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
-			       EXT2_FLAG_IB_DIRTY | EXT2_FLAG_CHANGED);
 
 	if (t->under->block_size != (int)fs->blocksize)
 		io_channel_set_blksize(t->under, (int)fs->blocksize);
@@ -353,6 +351,9 @@ static void txn_end(struct e4_txn *t, int failed)
 	ext2fs_free_mem(&t->v);
 	ext2fs_free_mem(&t->hash);
 	ext2fs_free_mem(&t);
+	if (failed && e4_fs_reload(fs))
+		fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
+			       EXT2_FLAG_IB_DIRTY | EXT2_FLAG_CHANGED);
 }
 
 void e4_txn_abort(struct e4_txn *t)
