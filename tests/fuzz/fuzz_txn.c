@@ -479,6 +479,11 @@ static void recover(struct e4_memimg *m)
 
 	retval = open_rw(m->name, e4_mem_io_manager, &fs, &j);
 	FUZZ_ASSERT(!retval, "open for recovery: %s", error_message(retval));
+	if (getenv("E4_FUZZ_VERBOSE"))
+		fprintf(stderr, "before recovery: needs_recovery %d, "
+			"s_start %u\n",
+			!!ext2fs_has_feature_journal_needs_recovery(fs->super),
+			j->jsb.start);
 	if (ext2fs_has_feature_journal_needs_recovery(fs->super) ||
 	    j->jsb.start) {
 		retval = e4_journal_scan(j, 0, 0, &scan);

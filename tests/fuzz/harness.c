@@ -201,7 +201,7 @@ static void falloc(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
 		   blk64_t len, int unwritten, blk64_t *goal)
 {
 	errcode_t retval;
-	blk64_t pblk;
+	blk64_t pblk = 0;
 
 	retval = ext2fs_fallocate(fs, unwritten ?
 				  EXT2_FALLOCATE_FORCE_UNINIT :
