@@ -468,27 +468,38 @@ static errcode_t close_rw(ext2_filsys fs, e4_journal_t j, int flush)
 	return retval ? retval : r2;
 }
 
-/* Recover the journal of @m if needs_recovery or s_start say so. */
-static void recover(struct e4_memimg *m)
+/*
+ * Recover the journal of @m if needs_recovery or s_start say so.  Returns
+ * what the image held before: 0 clean, 1 needs_recovery with an empty log,
+ * 2 a log to replay (s_start set), which must hold exactly one committed
+ * transaction (each op is one).
+ */
+static int recover(struct e4_memimg *m)
 {
 	ext2_filsys fs;
 	e4_journal_t j;
 	struct e4_jscan *scan = NULL;
 	struct e4_replay_result rr;
 	errcode_t retval;
+	int nr, how;
 
 	retval = open_rw(m->name, e4_mem_io_manager, &fs, &j);
 	FUZZ_ASSERT(!retval, "open for recovery: %s", error_message(retval));
+	nr = !!ext2fs_has_feature_journal_needs_recovery(fs->super);
+	how = j->jsb.start ? 2 : nr;
 	if (getenv("E4_FUZZ_VERBOSE"))
 		fprintf(stderr, "before recovery: needs_recovery %d, "
-			"s_start %u\n",
-			!!ext2fs_has_feature_journal_needs_recovery(fs->super),
-			j->jsb.start);
-	if (ext2fs_has_feature_journal_needs_recovery(fs->super) ||
-	    j->jsb.start) {
+			"s_start %u\n", nr, j->jsb.start);
+	FUZZ_ASSERT(nr || !j->jsb.start, "s_start %u without needs_recovery",
+		    j->jsb.start);
+	if (how) {
 		retval = e4_journal_scan(j, 0, 0, &scan);
 		FUZZ_ASSERT(!retval && !scan->fail, "recovery scan: %s",
 			    error_message(retval ? retval : scan->fail));
+		FUZZ_ASSERT(scan->ncommitted == (how == 2 ? 1U : 0U) &&
+			    !scan->corrupt, "%zu committed transactions in a "
+			    "log with s_start %u", scan->ncommitted,
+			    j->jsb.start);
 		memset(&rr, 0, sizeof(rr));
 		retval = e4_journal_replay(j, scan, &rr);
 		FUZZ_ASSERT(!retval, "recovery: %s", error_message(retval));
@@ -499,6 +510,7 @@ static void recover(struct e4_memimg *m)
 	retval = close_rw(fs, j, 0);
 	FUZZ_ASSERT(!retval, "close after recovery: %s",
 		    error_message(retval));
+	return how;
 }
 
 /* ---- the target ---------------------------------------------------------- */
@@ -517,6 +529,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e4_journal_t j;
 	unsigned int v;
 	size_t n, i, fi;
+	int how;
 
 	if (!ready)
 		init();
@@ -608,9 +621,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(unsigned long long)k, (unsigned long long)total, fi);
 
 	/* Recovered: the state before that op or after it, nothing else. */
-	recover(&m2);
+	how = recover(&m2);
 	check_clean(&m2, t, "after recovery");
 	read_state(&m2, t, ff, &cur);
+	/* Nothing marked for recovery: not a byte of metadata changed; a
+	 * committed log: the new state. */
+	FUZZ_ASSERT(how != 0 || same_state(&cur, &snap[fi]),
+		    "write %llu failing in op %zu: clean image, new state",
+		    (unsigned long long)k, fi);
+	FUZZ_ASSERT(how != 2 || same_state(&cur, &snap[fi < n ? fi + 1 : n]),
+		    "write %llu failing in op %zu: committed log recovered "
+		    "to the old state", (unsigned long long)k, fi);
 	if (!same_state(&cur, &snap[fi]) &&
 	    !same_state(&cur, &snap[fi < n ? fi + 1 : n])) {
 		diff_state(&cur, &snap[fi]);
