@@ -515,11 +515,17 @@ static int recover(struct e4_memimg *m)
 
 /* ---- the target ---------------------------------------------------------- */
 
+/* Reads (@rd) or writes made through @f so far. */
+static uint64_t io_count(const struct e4_fault *f, int rd)
+{
+	return rd ? f->nreads : f->nwrites;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct op ops[FT_MAXOPS];
 	errcode_t rc[FT_MAXOPS], r;
-	uint64_t wend[FT_MAXOPS + 1], w0, total, k;
+	uint64_t cend[FT_MAXOPS + 1], w0, base, total, k;
 	struct e4_mark_result res;
 	struct e4_memimg m, m2;
 	struct e4_fault f, f2;
@@ -529,13 +535,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e4_journal_t j;
 	unsigned int v;
 	size_t n, i, fi;
-	int how;
+	int how, rd;
+	const char *what;
 
 	if (!ready)
 		init();
 	if (size < 2)
 		return 0;
 	v = data[0];
+	rd = !!(v & 0x10);
+	what = rd ? "read" : "write";
 	t = &tmpl[(v >> 3) & 1];
 	ff = files[(v >> 3) & 1];
 	n = (size - 2) / FT_OPSIZE;
@@ -544,16 +553,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < n; i++)
 		parse_op(data + 2 + i * FT_OPSIZE, ff, &ops[i]);
 
-	/* The undisturbed run, writes counted by an unarmed e4_fault. */
+	/* The undisturbed run, io counted by an unarmed e4_fault. */
 	image_init(&m, v);
 	read_state(&m, t, ff, &snap[0]);
 	e4_fault_init(&f, e4_mem_io_manager, m.name);
 	r = open_rw(f.name, e4_fault_io_manager, &fs, &j);
 	FUZZ_ASSERT(!r, "open: %s", error_message(r));
+	base = io_count(&f, rd);
 	for (i = 0; i < n; i++) {
 		w0 = f.nwrites;
 		rc[i] = do_op(fs, j, &ops[i], &res);
-		wend[i] = f.nwrites;
+		cend[i] = io_count(&f, rd);
 		if (rc[i]) {
 			FUZZ_ASSERT(validation_error(rc[i]),
 				    "op %zu (0x%02x %llu+%llu) failed: %s", i,
@@ -561,11 +571,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    (unsigned long long)ops[i].lblk,
 				    (unsigned long long)ops[i].len,
 				    error_message(rc[i]));
-			FUZZ_ASSERT(wend[i] == w0, "failed op %zu wrote", i);
+			FUZZ_ASSERT(f.nwrites == w0, "failed op %zu wrote", i);
 			snap[i + 1] = snap[i];
 			continue;
 		}
-		FUZZ_ASSERT(res.extents_changed || wend[i] == w0,
+		FUZZ_ASSERT(res.extents_changed || f.nwrites == w0,
 			    "op %zu changed nothing but wrote", i);
 		FUZZ_ASSERT(!res.extents_changed || res.journaled,
 			    "op %zu not journaled", i);
@@ -584,41 +594,49 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	r = close_rw(fs, j, 1);
 	FUZZ_ASSERT(!r, "close: %s", error_message(r));
-	wend[n] = total = f.nwrites;
+	cend[n] = io_count(&f, rd);
+	total = cend[n] - base;
 	check_clean(&m, t, "after close");
 	read_state(&m, t, ff, &cur);
 	FUZZ_ASSERT(same_state(&cur, &snap[n]), "close changed the state");
 	if (getenv("E4_FUZZ_VERBOSE"))
-		fprintf(stderr, "%zu ops, %llu writes\n", n,
-			(unsigned long long)total);
+		fprintf(stderr, "%zu ops, %llu %s\n", n,
+			(unsigned long long)total, what);
 	if (!data[1] || !total)
 		goto out;
 
-	/* The same run with write k and all after it failing. */
-	k = (data[1] - 1) % total + 1;
+	/* The same run with io k and all after it failing. */
+	k = base + (data[1] - 1) % total + 1;
 	image_init(&m2, v);
 	e4_fault_init(&f2, e4_mem_io_manager, m2.name);
-	f2.fail_write_at = k;
+	if (rd)
+		f2.fail_read_at = k;
+	else
+		f2.fail_write_at = k;
 	r = open_rw(f2.name, e4_fault_io_manager, &fs, &j);
 	FUZZ_ASSERT(!r, "open: %s", error_message(r));
 	for (fi = 0; fi < n; fi++) {
 		r = do_op(fs, j, &ops[fi], &res);
-		FUZZ_ASSERT(r || f2.nwrites < k, "op %zu returned 0 though "
-			    "write %llu failed", fi, (unsigned long long)k);
-		if (f2.nwrites >= k)
+		FUZZ_ASSERT(r || io_count(&f2, rd) < k, "op %zu returned 0 "
+			    "though %s %llu failed", fi, what,
+			    (unsigned long long)k);
+		if (io_count(&f2, rd) >= k)
 			break;
 		FUZZ_ASSERT(r == rc[fi], "op %zu: %s, undisturbed %s", fi,
 			    error_message(r), error_message(rc[fi]));
 	}
-	FUZZ_ASSERT((fi ? wend[fi - 1] : 0) < k && k <= wend[fi],
-		    "write %llu failed in op %zu, not where expected",
+	FUZZ_ASSERT((fi ? cend[fi - 1] : base) < k && k <= cend[fi],
+		    "%s %llu failed in op %zu, not where expected", what,
 		    (unsigned long long)k, fi);
-	r = close_rw(fs, j, fi == n);
-	FUZZ_ASSERT(fi < n || r, "close with write %llu failing reported "
-		    "no error", (unsigned long long)k);
+	/* as e4tune: close (a flush if anything is dirty) after the error */
+	r = close_rw(fs, j, 1);
+	FUZZ_ASSERT(fi < n || rd || r, "close with write %llu failing "
+		    "reported no error", (unsigned long long)k);
 	if (getenv("E4_FUZZ_VERBOSE"))
-		fprintf(stderr, "write %llu of %llu failed in op %zu\n",
-			(unsigned long long)k, (unsigned long long)total, fi);
+		fprintf(stderr, "%s %llu of %llu..%llu failed in op %zu\n",
+			what, (unsigned long long)k,
+			(unsigned long long)base + 1,
+			(unsigned long long)cend[n], fi);
 
 	/* Recovered: the state before that op or after it, nothing else. */
 	how = recover(&m2);
@@ -627,17 +645,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Nothing marked for recovery: not a byte of metadata changed; a
 	 * committed log: the new state. */
 	FUZZ_ASSERT(how != 0 || same_state(&cur, &snap[fi]),
-		    "write %llu failing in op %zu: clean image, new state",
+		    "%s %llu failing in op %zu: clean image, new state", what,
 		    (unsigned long long)k, fi);
 	FUZZ_ASSERT(how != 2 || same_state(&cur, &snap[fi < n ? fi + 1 : n]),
-		    "write %llu failing in op %zu: committed log recovered "
-		    "to the old state", (unsigned long long)k, fi);
+		    "%s %llu failing in op %zu: committed log recovered "
+		    "to the old state", what, (unsigned long long)k, fi);
 	if (!same_state(&cur, &snap[fi]) &&
 	    !same_state(&cur, &snap[fi < n ? fi + 1 : n])) {
 		diff_state(&cur, &snap[fi]);
 		diff_state(&cur, &snap[fi < n ? fi + 1 : n]);
-		FUZZ_ASSERT(0, "write %llu failing in op %zu: recovered state "
-			    "is neither the old nor the new one",
+		FUZZ_ASSERT(0, "%s %llu failing in op %zu: recovered state "
+			    "is neither the old nor the new one", what,
 			    (unsigned long long)k, fi);
 	}
 
@@ -655,8 +673,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_state(&m2, t, ff, &cur);
 	if (!same_state(&cur, &snap[n])) {
 		diff_state(&cur, &snap[n]);
-		FUZZ_ASSERT(0, "rerun after write %llu failed: not the "
-			    "undisturbed end state", (unsigned long long)k);
+		FUZZ_ASSERT(0, "rerun after %s %llu failed: not the "
+			    "undisturbed end state", what,
+			    (unsigned long long)k);
 	}
 	e4_memimg_free(&m2);
 out:
