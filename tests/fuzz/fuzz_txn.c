@@ -1,11 +1,11 @@
 /*
  * fuzz_txn.c --- libFuzzer target: sequences of e4_mark_range() through the
  * fs's own journal (lib/e4/txn.c, unwritten.c, replay.c) on an in-memory
- * ext4, undisturbed and interrupted by a write error.
+ * ext4, undisturbed and interrupted by a write or read error.
  *
  * Input: u8 variant (bits 0-1 journal checksum: none, v1 COMPAT_CHECKSUM,
- * CSUM_V2, CSUM_V3; bit 2 journal 64bit; bit 3 metadata_csum template),
- * u8 K (0: no fault), then up to FT_MAXOPS operations of 5 bytes: u8 op
+ * CSUM_V2, CSUM_V3; bit 2 journal 64bit; bit 3 metadata_csum template;
+ * bit 4 the fault fails reads instead of writes), u8 K (0: no fault), then up to FT_MAXOPS operations of 5 bytes: u8 op
  * (bits 0-1 file of fuzz_tmpl_files(): big, mixed, one, a directory;
  * bit 2 unwritten, else written; bit 3 E4_MARK_KEEP_CONTENTS; bit 4
  * E4_MARK_SKIP_HOLES; bit 5 raw range), le16 lblk, le16 len (without the
@@ -26,14 +26,18 @@
  *   or freed; an op changing nothing writes nothing;
  * - a failed op fails validation only (past EOF, hole, range, not a
  *   regular file) and writes nothing;
- * - with K: the same sequence on a copy whose K-th write (K taken modulo
- *   the writes of the undisturbed run, close included) and every later
- *   one fail: ops before it return what they did undisturbed, the op it
- *   hits reports an error (never 0), and after recovery (e4_journal_scan
- *   + e4_journal_replay when needs_recovery or s_start is set) the state
+ * - with K: the same sequence on a copy whose K-th write (or read; K
+ *   taken modulo the writes/reads the undisturbed run made after opening,
+ *   close included) and every later one fail: ops before it return what
+ *   they did undisturbed, the op it hits reports an error (never 0), the
+ *   fs is closed as e4tune does, and after recovery (e4_journal_scan +
+ *   e4_journal_replay when needs_recovery or s_start is set) the state
  *   (maps, bitmap, free counts, tree blocks) equals the state before that
- *   op or the undisturbed state after it; rerunning the remaining ops
- *   then ends in the undisturbed final state.
+ *   op or the undisturbed state after it -- the old one when the image
+ *   was left clean, the new one when the journal superblock points at a
+ *   log, which then holds exactly one committed transaction; s_start is
+ *   never set without needs_recovery; rerunning the remaining ops then
+ *   ends in the undisturbed final state.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
