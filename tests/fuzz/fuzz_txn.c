@@ -17,13 +17,17 @@
  *   in the block bitmap and used once, the group descriptor and superblock
  *   free counts equal the bitmap's, i_blocks counts data + tree blocks,
  *   e4_inode_extents() walks without error and agrees with the tree;
+ *   every data block holds zeros or its template stamp (harness.c
+ *   fuzz_data_stamp(): stale data);
  *   the journal superblock has s_start 0 and verifies, needs_recovery is
  *   clear;
  * - a successful op keeps every lblk's pblk and mapped state, gives the
  *   range the requested flag and leaves every other lblk's flag alone;
  *   its counts (blocks_changed, unchanged_blocks, hole_blocks) match the
  *   maps; the bitmap changes exactly by the extent tree blocks allocated
- *   or freed; an op changing nothing writes nothing;
+ *   or freed; blocks made written from unwritten read zeros (their stale
+ *   stamp unless E4_MARK_KEEP_CONTENTS), every other block keeps its data;
+ *   an op changing nothing writes nothing;
  * - a failed op fails validation only (past EOF, hole, range, not a
  *   regular file) and writes nothing;
  * - with K: the same sequence on a copy whose K-th write (or read; K
@@ -32,7 +36,8 @@
  *   they did undisturbed, the op it hits reports an error (never 0), the
  *   fs is closed as e4tune does, and after recovery (e4_journal_scan +
  *   e4_journal_replay when needs_recovery or s_start is set) the state
- *   (maps, bitmap, free counts, tree blocks) equals the state before that
+ *   (maps, bitmap, free counts, tree blocks, data of written blocks: no
+ *   stale block exposed) equals the state before that
  *   op or the undisturbed state after it -- the old one when the image
  *   was left clean, the new one when the journal superblock points at a
  *   log, which then holds exactly one committed transaction; s_start is
@@ -43,6 +48,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <et/com_err.h>
 
@@ -73,6 +79,9 @@ struct fstate {
 	uint32_t	ntree[FT_NREG];
 	uint8_t		bmap[FT_NBLOCKS];	/* block bitmap, 1 = used */
 	uint64_t	free_blocks;
+	/* last: data of each mapped lblk, 0 zeros, 1 its template stamp
+	 * (compared for written lblks only, see same_state()) */
+	uint8_t		data[FT_NREG][FT_MAXL];
 };
 
 struct op {
@@ -173,6 +182,21 @@ static void own(blk64_t b, int tag, const struct fstate *s)
 	owner[b] = (uint8_t)tag;
 }
 
+/* 0: block @pblk of @m is zeros, 1: it holds its template stamp. */
+static uint8_t data_kind(struct e4_memimg *m, blk64_t pblk)
+{
+	static unsigned char buf[1024], want[8];
+	static const unsigned char zero[1024];
+
+	e4_memimg_pread(m, pblk * 1024, buf, sizeof(buf));
+	fuzz_data_stamp(want, pblk);
+	if (!memcmp(buf, want, 8))
+		return 1;
+	FUZZ_ASSERT(!memcmp(buf, zero, sizeof(buf)), "data block %llu is "
+		    "neither zeros nor its stamp", (unsigned long long)pblk);
+	return 0;
+}
+
 /* Read the state of the fs in @m into @s, checking its consistency. */
 static void read_state(struct e4_memimg *m, const struct fuzz_tmpl *t,
 		       const struct fuzz_file *ff, struct fstate *s)
@@ -248,6 +272,7 @@ static void read_state(struct e4_memimg *m, const struct fuzz_tmpl *t,
 					       EXT2_EXTENT_FLAGS_UNINIT) ?
 					2 : 1;
 				own(ext.e_pblk + i, 1 + k, s);
+				s->data[k][l] = data_kind(m, ext.e_pblk + i);
 				ndata++;
 			}
 		}
@@ -315,9 +340,19 @@ static void diff_state(const struct fstate *a, const struct fstate *b)
 		(unsigned long long)b->free_blocks);
 }
 
+/* Same maps, bitmap, counts, tree blocks, and data of written lblks (an
+ * unwritten block's data cannot be read: a failed op may have zeroed it). */
 static int same_state(const struct fstate *a, const struct fstate *b)
 {
-	return !memcmp(a, b, sizeof(*a));
+	int k, l;
+
+	if (memcmp(a, b, offsetof(struct fstate, data)))
+		return 0;
+	for (k = 0; k < FT_NREG; k++)
+		for (l = 0; l < FT_MAXL; l++)
+			if (a->st[k][l] == 1 && a->data[k][l] != b->data[k][l])
+				return 0;
+	return 1;
 }
 
 /* ---- operations -------------------------------------------------------- */
@@ -370,6 +405,16 @@ static void check_op(const struct fstate *a, const struct fstate *b,
 		for (l = 0; l < FT_MAXL; l++) {
 			int in = k == o->file && l >= o->lblk &&
 				l < o->lblk + o->len;
+			int zeroed = in && a->st[k][l] == 2 && want == 1 &&
+				!(o->flags & E4_MARK_KEEP_CONTENTS);
+
+			/* written from unwritten: zeros unless kept */
+			FUZZ_ASSERT(!a->st[k][l] ||
+				    b->data[k][l] == (zeroed ? 0 :
+						      a->data[k][l]),
+				    "file %d lblk %u: data %u -> %u%s", k, l,
+				    a->data[k][l], b->data[k][l],
+				    zeroed ? " (to be zeroed)" : "");
 
 			FUZZ_ASSERT(a->pblk[k][l] == b->pblk[k][l] &&
 				    !a->st[k][l] == !b->st[k][l],

@@ -266,6 +266,42 @@ static void set_size(ext2_filsys fs, ext2_ino_t ino, blk64_t nblocks)
 		die("set i_size", retval);
 }
 
+/* Fill every mapped block of @f[0 .. FUZZ_NFILES - 2] with its stamp. */
+static void stamp_files(ext2_filsys fs, const struct fuzz_file *f)
+{
+	unsigned char *buf;
+	blk64_t l, pblk;
+	errcode_t retval;
+	int k;
+
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		die("malloc", 0);
+	memset(buf, 0xA5, fs->blocksize);
+	for (k = 0; k < FUZZ_NFILES - 1; k++)
+		for (l = 0; l < f[k].span; l++) {
+			retval = ext2fs_bmap2(fs, f[k].ino, NULL, NULL, 0, l,
+					      NULL, &pblk);
+			if (!retval && pblk) {
+				fuzz_data_stamp(buf, pblk);
+				retval = io_channel_write_blk64(fs->io, pblk,
+								1, buf);
+			}
+			if (retval)
+				die("stamp", retval);
+		}
+	free(buf);
+}
+
+void fuzz_data_stamp(unsigned char *buf, blk64_t pblk)
+{
+	uint64_t v = FUZZ_DATA_STAMP | pblk;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		buf[i] = (unsigned char)(v >> (8 * i));
+}
+
 void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum,
 		     struct fuzz_file f[FUZZ_NFILES])
 {
@@ -309,6 +345,7 @@ void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum,
 	if (retval)
 		die("mkdir", retval);
 	f[3].span = 1;
+	stamp_files(fs, f);
 	finish_tmpl(t, &m, fs);
 }
 

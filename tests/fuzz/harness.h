@@ -72,10 +72,17 @@ struct fuzz_file {
  * allocate blocks); @f[1] "mixed", 40 contiguous 4-block pieces of
  * alternating flag (mergeable once marked alike), a hole, 40 unwritten
  * blocks past i_size (180 blocks); @f[2] "one", one unwritten extent of
- * 64 blocks in the inode; @f[3] a directory.  Exits on error.
+ * 64 blocks in the inode; @f[3] a directory.  Every data block of the
+ * three files (written or not) holds its stamp (fuzz_data_stamp()), so a
+ * block made readable without being zeroed shows.  Exits on error.
  */
 void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum,
 		     struct fuzz_file f[FUZZ_NFILES]);
+
+/* fuzz_data_stamp() - the stamp of data block @pblk: its first 8 bytes,
+ * FUZZ_DATA_STAMP | @pblk little-endian (the rest of the block is 0xA5). */
+#define FUZZ_DATA_STAMP	0xE4DA7A0000000000ULL
+void fuzz_data_stamp(unsigned char *buf, blk64_t pblk);
 
 /*
  * fuzz_place_journal() - write @len bytes of @data into journal blocks 0..
