@@ -5,7 +5,8 @@
  *
  * Input: u8 variant (bits 0-1 journal checksum: none, v1 COMPAT_CHECKSUM,
  * CSUM_V2, CSUM_V3; bit 2 journal 64bit; bit 3 metadata_csum template;
- * bit 4 the fault fails reads instead of writes), u8 K (0: no fault), then up to FT_MAXOPS operations of 5 bytes: u8 op
+ * bit 4 the fault fails reads instead of writes; bit 5 the 4 KiB block
+ * template), u8 K (0: no fault), then up to FT_MAXOPS operations of 5 bytes: u8 op
  * (bits 0-1 file of fuzz_tmpl_files(): big, mixed, one, a directory;
  * bit 2 unwritten, else written; bit 3 E4_MARK_KEEP_CONTENTS; bit 4
  * E4_MARK_SKIP_HOLES; bit 5 raw range), le16 lblk, le16 len (without the
@@ -60,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FT_MAXOPS	8
 #define FT_OPSIZE	5
 #define FT_NREG		(FUZZ_NFILES - 1)	/* regular files */
-#define FT_MAXL		1536		/* lblks kept per file (>= span) */
+#define FT_MAXL		2816		/* lblks kept per file (>= span) */
 #define FT_NBLOCKS	4096		/* fs blocks of the template */
 #define FT_MAXTREE	32		/* extent tree blocks per file */
 #define FT_NOW		0x6500000	/* fs->now: reproducible runs */
@@ -92,9 +93,10 @@ struct op {
 	int		flags;
 };
 
-static struct fuzz_tmpl tmpl[2];
-static struct fuzz_file files[2][FUZZ_NFILES];
-static unsigned char jsb_var[2][8][JSB_SIZE];
+/* Templates by variant bits 3 (metadata_csum) and 5 (4 KiB blocks). */
+static struct fuzz_tmpl tmpl[4];
+static struct fuzz_file files[4][FUZZ_NFILES];
+static unsigned char jsb_var[4][8][JSB_SIZE];
 static int ready;
 
 /* Per run: states before op 0 .. after op n; scratch. */
@@ -111,9 +113,10 @@ static void init(void)
 	unsigned int c, v;
 	errcode_t retval;
 
-	for (c = 0; c < 2; c++) {
-		fuzz_tmpl_files(&tmpl[c], c, files[c]);
-		if (tmpl[c].nblocks != FT_NBLOCKS || tmpl[c].blocksize != 1024)
+	for (c = 0; c < 4; c++) {
+		fuzz_tmpl_files(&tmpl[c], c & 1, c >> 1, files[c]);
+		if (tmpl[c].nblocks != FT_NBLOCKS ||
+		    tmpl[c].blocksize != (c >> 1 ? 4096U : 1024U))
 			abort();
 		for (v = 0; v < FUZZ_NFILES - 1; v++)
 			if (files[c][v].span + 8 > FT_MAXL)
@@ -183,16 +186,16 @@ static void own(blk64_t b, int tag, const struct fstate *s)
 }
 
 /* 0: block @pblk of @m is zeros, 1: it holds its template stamp. */
-static uint8_t data_kind(struct e4_memimg *m, blk64_t pblk)
+static uint8_t data_kind(struct e4_memimg *m, unsigned int bs, blk64_t pblk)
 {
-	static unsigned char buf[1024], want[8];
-	static const unsigned char zero[1024];
+	static unsigned char buf[4096], want[8];
+	static const unsigned char zero[4096];
 
-	e4_memimg_pread(m, pblk * 1024, buf, sizeof(buf));
+	e4_memimg_pread(m, pblk * bs, buf, bs);
 	fuzz_data_stamp(want, pblk);
 	if (!memcmp(buf, want, 8))
 		return 1;
-	FUZZ_ASSERT(!memcmp(buf, zero, sizeof(buf)), "data block %llu is "
+	FUZZ_ASSERT(!memcmp(buf, zero, bs), "data block %llu is "
 		    "neither zeros nor its stamp", (unsigned long long)pblk);
 	return 0;
 }
@@ -272,7 +275,8 @@ static void read_state(struct e4_memimg *m, const struct fuzz_tmpl *t,
 					       EXT2_EXTENT_FLAGS_UNINIT) ?
 					2 : 1;
 				own(ext.e_pblk + i, 1 + k, s);
-				s->data[k][l] = data_kind(m, ext.e_pblk + i);
+				s->data[k][l] = data_kind(m, t->blocksize,
+							  ext.e_pblk + i);
 				ndata++;
 			}
 		}
@@ -475,9 +479,15 @@ static errcode_t do_op(ext2_filsys fs, e4_journal_t j, const struct op *o,
 
 /* ---- opening, closing, recovering ------------------------------------- */
 
+/* The template of variant @v. */
+static int tmpl_of(unsigned int v)
+{
+	return ((v >> 3) & 1) | ((v >> 4) & 2);
+}
+
 static void image_init(struct e4_memimg *m, unsigned int v)
 {
-	int c = (v >> 3) & 1;
+	int c = tmpl_of(v);
 
 	if (e4_memimg_init(m, tmpl[c].buf, tmpl[c].size))
 		abort();
@@ -594,8 +604,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	v = data[0];
 	rd = !!(v & 0x10);
 	what = rd ? "read" : "write";
-	t = &tmpl[(v >> 3) & 1];
-	ff = files[(v >> 3) & 1];
+	t = &tmpl[tmpl_of(v)];
+	ff = files[tmpl_of(v)];
 	n = (size - 2) / FT_OPSIZE;
 	if (n > FT_MAXOPS)
 		n = FT_MAXOPS;

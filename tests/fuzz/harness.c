@@ -91,7 +91,7 @@ void fuzz_tmpl_bundled(struct fuzz_tmpl *t, const char *name, int clear_log)
 
 /* The fs of fuzz_tmpl_built(), left open on @m for more to be added. */
 static void build_fs(struct fuzz_tmpl *t, struct e4_memimg *m, int csum,
-		     ext2_filsys *ret)
+		     unsigned int log_bs, ext2_filsys *ret)
 {
 	struct ext2_super_block param;
 	struct ext2fs_journal_params jp;
@@ -101,13 +101,13 @@ static void build_fs(struct fuzz_tmpl *t, struct e4_memimg *m, int csum,
 	memset(t, 0, sizeof(*t));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
-	t->size = 4096 * 1024;
+	t->size = 4096ULL * (1024 << log_bs);
 	retval = e4_memimg_init(m, NULL, t->size);
 	if (retval)
 		die("memimg", retval);
 	memset(&param, 0, sizeof(param));
 	ext2fs_blocks_count_set(&param, 4096);
-	param.s_log_block_size = 0;
+	param.s_log_block_size = log_bs;
 	param.s_inodes_count = 512;
 	param.s_inode_size = 256;
 	param.s_rev_level = EXT2_DYNAMIC_REV;
@@ -162,7 +162,7 @@ void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum)
 	struct e4_memimg m;
 	ext2_filsys fs;
 
-	build_fs(t, &m, csum, &fs);
+	build_fs(t, &m, csum, 0, &fs);
 	finish_tmpl(t, &m, fs);
 }
 
@@ -302,15 +302,16 @@ void fuzz_data_stamp(unsigned char *buf, blk64_t pblk)
 		buf[i] = (unsigned char)(v >> (8 * i));
 }
 
-void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum,
+void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum, int bs4k,
 		     struct fuzz_file f[FUZZ_NFILES])
 {
 	struct e4_memimg m;
 	ext2_filsys fs;
-	blk64_t goal = 1500, i;
+	/* 4 KiB leaves hold 340 extents, 1 KiB ones 84 */
+	blk64_t goal = 1500, i, nbig = bs4k ? 345 : 180;
 	errcode_t retval;
 
-	build_fs(t, &m, csum, &fs);
+	build_fs(t, &m, csum, bs4k ? 2 : 0, &fs);
 	retval = ext2fs_read_bitmaps(fs);
 	if (retval)
 		die("read bitmaps", retval);
@@ -318,12 +319,12 @@ void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum,
 	for (i = 1; i < EXT2_FIRST_INO(fs->super); i++)
 		if (!ext2fs_test_inode_bitmap2(fs->inode_map, i))
 			ext2fs_inode_alloc_stats2(fs, i, +1, 0);
-	/* 0: 180 extents of 4 blocks, lblk gaps of 4: depth 1, full
+	/* 0: @nbig extents of 4 blocks, lblk gaps of 4: depth 1, full
 	 * leaves; two of three unwritten */
 	f[0].ino = new_inode(fs, "big", LINUX_S_IFREG | 0644);
-	for (i = 0; i < 180; i++)
+	for (i = 0; i < nbig; i++)
 		falloc(fs, f[0].ino, 8 * i, 4, i % 3 != 0, &goal);
-	f[0].span = 8 * 179 + 4;
+	f[0].span = 8 * (nbig - 1) + 4;
 	set_size(fs, f[0].ino, f[0].span);
 	/* 1: 40 contiguous 4-block pieces (lblk and pblk), the flag
 	 * alternating, a hole, then 40 unwritten blocks past i_size */

@@ -65,18 +65,18 @@ struct fuzz_file {
 };
 
 /*
- * fuzz_tmpl_files() - the fs of fuzz_tmpl_built() with files made by
- * ext2fs_fallocate() (FORCE_UNINIT / FORCE_INIT pieces, physically in
- * order): @f[0] "big", 180 extents of 4 blocks with lblk gaps of 4, two of
- * three unwritten (extent tree depth 1, full 1 KiB leaves: splits
- * allocate blocks); @f[1] "mixed", 40 contiguous 4-block pieces of
+ * fuzz_tmpl_files() - the fs of fuzz_tmpl_built() (with 4 KiB blocks when
+ * @bs4k: 16 MiB) with files made by ext2fs_fallocate() (FORCE_UNINIT /
+ * FORCE_INIT pieces, physically in order): @f[0] "big", 180 (4 KiB: 345)
+ * extents of 4 blocks with lblk gaps of 4, two of three unwritten (extent
+ * tree depth 1, full leaves: splits allocate blocks); @f[1] "mixed", 40 contiguous 4-block pieces of
  * alternating flag (mergeable once marked alike), a hole, 40 unwritten
  * blocks past i_size (180 blocks); @f[2] "one", one unwritten extent of
  * 64 blocks in the inode; @f[3] a directory.  Every data block of the
  * three files (written or not) holds its stamp (fuzz_data_stamp()), so a
  * block made readable without being zeroed shows.  Exits on error.
  */
-void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum,
+void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum, int bs4k,
 		     struct fuzz_file f[FUZZ_NFILES]);
 
 /* fuzz_data_stamp() - the stamp of data block @pblk: its first 8 bytes,
