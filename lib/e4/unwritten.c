@@ -315,6 +315,8 @@ static errcode_t zero_blocks(ext2_filsys fs, blk64_t pblk, blk64_t count)
 		return retval;
 	if (!retval)
 		count = ZERO_DIRECT;
+	if (chunk > count)	/* a 4-block extent needs no 256-block buffer */
+		chunk = count;
 	retval = ext2fs_get_memzero((size_t)fs->blocksize * chunk, &buf);
 	if (retval)
 		return retval;

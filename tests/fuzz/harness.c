@@ -89,24 +89,25 @@ void fuzz_tmpl_bundled(struct fuzz_tmpl *t, const char *name, int clear_log)
 			       t->blocksize);
 }
 
-void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum)
+/* The fs of fuzz_tmpl_built(), left open on @m for more to be added. */
+static void build_fs(struct fuzz_tmpl *t, struct e4_memimg *m, int csum,
+		     unsigned int log_bs, ext2_filsys *ret)
 {
 	struct ext2_super_block param;
 	struct ext2fs_journal_params jp;
-	struct e4_memimg m;
 	ext2_filsys fs;
 	errcode_t retval;
 
 	memset(t, 0, sizeof(*t));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
-	t->size = 4096 * 1024;
-	retval = e4_memimg_init(&m, NULL, t->size);
+	t->size = 4096ULL * (1024 << log_bs);
+	retval = e4_memimg_init(m, NULL, t->size);
 	if (retval)
 		die("memimg", retval);
 	memset(&param, 0, sizeof(param));
 	ext2fs_blocks_count_set(&param, 4096);
-	param.s_log_block_size = 0;
+	param.s_log_block_size = log_bs;
 	param.s_inodes_count = 512;
 	param.s_inode_size = 256;
 	param.s_rev_level = EXT2_DYNAMIC_REV;
@@ -119,7 +120,7 @@ void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum)
 	ext2fs_set_feature_extra_isize(&param);
 	if (csum)
 		ext2fs_set_feature_metadata_csum(&param);
-	retval = ext2fs_initialize(m.name, EXT2_FLAG_64BITS, &param,
+	retval = ext2fs_initialize(m->name, EXT2_FLAG_64BITS, &param,
 				   e4_mem_io_manager, &fs);
 	if (retval)
 		die("ext2fs_initialize", retval);
@@ -137,14 +138,216 @@ void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum)
 	}
 	if (retval)
 		die("build template", retval);
+	*ret = fs;
+}
+
+/* Close @fs, keep the bytes of @m as the template @t, map its journal. */
+static void finish_tmpl(struct fuzz_tmpl *t, struct e4_memimg *m,
+			ext2_filsys fs)
+{
+	errcode_t retval;
+
 	retval = ext2fs_close_free(&fs);
 	if (retval)
 		die("close template", retval);
 	t->buf = malloc(t->size);
-	if (!t->buf || e4_memimg_pread(&m, 0, t->buf, t->size))
+	if (!t->buf || e4_memimg_pread(m, 0, t->buf, t->size))
 		die("flatten template", 0);
-	e4_memimg_free(&m);
+	e4_memimg_free(m);
 	map_journal(t);
+}
+
+void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum)
+{
+	struct e4_memimg m;
+	ext2_filsys fs;
+
+	build_fs(t, &m, csum, 0, &fs);
+	finish_tmpl(t, &m, fs);
+}
+
+/* A new empty extent-mapped inode of mode @mode linked as /@name. */
+static ext2_ino_t new_inode(ext2_filsys fs, const char *name, int mode)
+{
+	struct ext2_inode inode;
+	ext2_extent_handle_t h;
+	ext2_ino_t ino;
+	errcode_t retval;
+
+	retval = ext2fs_new_inode(fs, EXT2_ROOT_INO, mode, 0, &ino);
+	if (retval)
+		die("new inode", retval);
+	memset(&inode, 0, sizeof(inode));
+	inode.i_mode = mode;
+	inode.i_links_count = 1;
+	/* ext2fs_extent_open2() puts an empty extent header in i_block */
+	retval = ext2fs_extent_open2(fs, ino, &inode, &h);
+	if (retval)
+		die("extent header", retval);
+	ext2fs_extent_free(h);
+	retval = ext2fs_write_new_inode(fs, ino, &inode);
+	if (!retval)
+		retval = ext2fs_link(fs, EXT2_ROOT_INO, name, ino,
+				     EXT2_FT_REG_FILE);
+	if (retval)
+		die("create file", retval);
+	ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
+	return ino;
+}
+
+/* Allocate lblks [@lblk, @lblk + @len) of @ino, unwritten or written,
+ * physically after *@goal (advanced). */
+static void falloc(ext2_filsys fs, ext2_ino_t ino, blk64_t lblk,
+		   blk64_t len, int unwritten, blk64_t *goal)
+{
+	errcode_t retval;
+	blk64_t pblk = 0;
+
+	retval = ext2fs_fallocate(fs, unwritten ?
+				  EXT2_FALLOCATE_FORCE_UNINIT :
+				  EXT2_FALLOCATE_FORCE_INIT, ino, NULL,
+				  *goal, lblk, len);
+	if (!retval)
+		retval = ext2fs_bmap2(fs, ino, NULL, NULL, 0, lblk + len - 1,
+				      NULL, &pblk);
+	if (retval)
+		die("fallocate", retval);
+	*goal = pblk + 1;
+}
+
+/*
+ * Map lblks [0, @len) of @ino to one physically contiguous run after
+ * *@goal (advanced), in 4-block extents whose flag alternates (written
+ * first).  The run is allocated before the extents are set, so a tree
+ * block the extent code allocates lands outside it.
+ */
+static void contiguous(ext2_filsys fs, ext2_ino_t ino, blk64_t len,
+		       blk64_t *goal)
+{
+	struct ext2_inode inode;
+	ext2_extent_handle_t h;
+	blk64_t pblk, plen, l;
+	errcode_t retval;
+
+	retval = ext2fs_new_range(fs, 0, *goal, len, NULL, &pblk, &plen);
+	if (retval)
+		die("new range", retval);
+	ext2fs_block_alloc_stats_range(fs, pblk, len, +1);
+	retval = ext2fs_extent_open(fs, ino, &h);
+	for (l = 0; !retval && l < len; l++)
+		retval = ext2fs_extent_set_bmap(h, l, pblk + l, (l / 4) & 1 ?
+						EXT2_EXTENT_SET_BMAP_UNINIT :
+						0);
+	if (retval)
+		die("set bmap", retval);
+	ext2fs_extent_free(h);
+	retval = ext2fs_read_inode(fs, ino, &inode);
+	if (!retval)
+		retval = ext2fs_iblk_add_blocks(fs, &inode, len);
+	if (!retval)
+		retval = ext2fs_write_inode(fs, ino, &inode);
+	if (retval)
+		die("i_blocks", retval);
+	*goal = pblk + len;
+}
+
+static void set_size(ext2_filsys fs, ext2_ino_t ino, blk64_t nblocks)
+{
+	struct ext2_inode inode;
+	errcode_t retval;
+
+	retval = ext2fs_read_inode(fs, ino, &inode);
+	if (!retval)
+		retval = ext2fs_inode_size_set(fs, &inode,
+					       nblocks * fs->blocksize);
+	if (!retval)
+		retval = ext2fs_write_inode(fs, ino, &inode);
+	if (retval)
+		die("set i_size", retval);
+}
+
+/* Fill every mapped block of @f[0 .. FUZZ_NFILES - 2] with its stamp. */
+static void stamp_files(ext2_filsys fs, const struct fuzz_file *f)
+{
+	unsigned char *buf;
+	blk64_t l, pblk;
+	errcode_t retval;
+	int k;
+
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		die("malloc", 0);
+	memset(buf, 0xA5, fs->blocksize);
+	for (k = 0; k < FUZZ_NFILES - 1; k++)
+		for (l = 0; l < f[k].span; l++) {
+			retval = ext2fs_bmap2(fs, f[k].ino, NULL, NULL, 0, l,
+					      NULL, &pblk);
+			if (!retval && pblk) {
+				fuzz_data_stamp(buf, pblk);
+				retval = io_channel_write_blk64(fs->io, pblk,
+								1, buf);
+			}
+			if (retval)
+				die("stamp", retval);
+		}
+	free(buf);
+}
+
+void fuzz_data_stamp(unsigned char *buf, blk64_t pblk)
+{
+	uint64_t v = FUZZ_DATA_STAMP | pblk;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		buf[i] = (unsigned char)(v >> (8 * i));
+}
+
+void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum, int bs4k,
+		     struct fuzz_file f[FUZZ_NFILES])
+{
+	struct e4_memimg m;
+	ext2_filsys fs;
+	/* 4 KiB leaves hold 340 extents, 1 KiB ones 84 */
+	blk64_t goal = 1500, i, nbig = bs4k ? 345 : 180;
+	errcode_t retval;
+
+	build_fs(t, &m, csum, bs4k ? 2 : 0, &fs);
+	retval = ext2fs_read_bitmaps(fs);
+	if (retval)
+		die("read bitmaps", retval);
+	/* reserved inodes in use, as mke2fs has them (e2fsck -fn clean) */
+	for (i = 1; i < EXT2_FIRST_INO(fs->super); i++)
+		if (!ext2fs_test_inode_bitmap2(fs->inode_map, i))
+			ext2fs_inode_alloc_stats2(fs, i, +1, 0);
+	/* 0: @nbig extents of 4 blocks, lblk gaps of 4: depth 1, full
+	 * leaves; two of three unwritten */
+	f[0].ino = new_inode(fs, "big", LINUX_S_IFREG | 0644);
+	for (i = 0; i < nbig; i++)
+		falloc(fs, f[0].ino, 8 * i, 4, i % 3 != 0, &goal);
+	f[0].span = 8 * (nbig - 1) + 4;
+	set_size(fs, f[0].ino, f[0].span);
+	/* 1: 40 contiguous 4-block pieces (lblk and pblk), the flag
+	 * alternating, a hole, then 40 unwritten blocks past i_size */
+	f[1].ino = new_inode(fs, "mixed", LINUX_S_IFREG | 0644);
+	contiguous(fs, f[1].ino, 160, &goal);
+	falloc(fs, f[1].ino, 200, 40, 1, &goal);
+	f[1].span = 240;
+	set_size(fs, f[1].ino, 180);
+	/* 2: one unwritten extent of 64 blocks in the inode */
+	f[2].ino = new_inode(fs, "one", LINUX_S_IFREG | 0644);
+	falloc(fs, f[2].ino, 0, 64, 1, &goal);
+	f[2].span = 64;
+	set_size(fs, f[2].ino, 64);
+	/* 3: a directory (not a regular file) */
+	retval = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "dir");
+	if (!retval)
+		retval = ext2fs_namei(fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
+				      "dir", &f[3].ino);
+	if (retval)
+		die("mkdir", retval);
+	f[3].span = 1;
+	stamp_files(fs, f);
+	finish_tmpl(t, &m, fs);
 }
 
 void fuzz_place_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,

@@ -57,6 +57,33 @@ void fuzz_tmpl_bundled(struct fuzz_tmpl *t, const char *name, int clear_log);
  */
 void fuzz_tmpl_built(struct fuzz_tmpl *t, int csum);
 
+/* A file of the fuzz_tmpl_files() template. */
+#define FUZZ_NFILES	4
+struct fuzz_file {
+	ext2_ino_t	ino;
+	blk64_t		span;		/* first lblk past its last extent */
+};
+
+/*
+ * fuzz_tmpl_files() - the fs of fuzz_tmpl_built() (with 4 KiB blocks when
+ * @bs4k: 16 MiB) with files made by ext2fs_fallocate() (FORCE_UNINIT /
+ * FORCE_INIT pieces, physically in order): @f[0] "big", 180 (4 KiB: 345)
+ * extents of 4 blocks with lblk gaps of 4, two of three unwritten (extent
+ * tree depth 1, full leaves: splits allocate blocks); @f[1] "mixed", 40 contiguous 4-block pieces of
+ * alternating flag (mergeable once marked alike), a hole, 40 unwritten
+ * blocks past i_size (180 blocks); @f[2] "one", one unwritten extent of
+ * 64 blocks in the inode; @f[3] a directory.  Every data block of the
+ * three files (written or not) holds its stamp (fuzz_data_stamp()), so a
+ * block made readable without being zeroed shows.  Exits on error.
+ */
+void fuzz_tmpl_files(struct fuzz_tmpl *t, int csum, int bs4k,
+		     struct fuzz_file f[FUZZ_NFILES]);
+
+/* fuzz_data_stamp() - the stamp of data block @pblk: its first 8 bytes,
+ * FUZZ_DATA_STAMP | @pblk little-endian (the rest of the block is 0xA5). */
+#define FUZZ_DATA_STAMP	0xE4DA7A0000000000ULL
+void fuzz_data_stamp(unsigned char *buf, blk64_t pblk);
+
 /*
  * fuzz_place_journal() - write @len bytes of @data into journal blocks 0..
  * of the copy-on-write image @m made over @t.  Bytes past the journal are
