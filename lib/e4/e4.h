@@ -579,14 +579,15 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
  * bytes), reading the journal in log order in chunks of up to 8 MiB and
  * writing each chunk's blocks sorted by fs block, contiguous runs in one
  * write; flush.  Then, as e2fsck does after recovery
- * (e2fsck/journal.c): the fs superblock is re-read (replay may have
- * written it), needs_recovery cleared, s_errno of the journal (or a
- * failed commit) carried into EXT2_ERROR_FS, EXT2_VALID_FS cleared when
- * copies were skipped, and the primary superblock written; then the
+ * (e2fsck/journal.c), in this order: (1) the fs superblock is re-read
+ * (replay may have written it), s_errno of the journal (or a failed
+ * commit) carried into EXT2_ERROR_FS, EXT2_VALID_FS cleared when copies
+ * were skipped, and written back with needs_recovery still set; (2) the
  * journal superblock gets s_start = 0, s_sequence = end_tid + 1 (the
- * kernel's ++end_transaction), s_errno = 0.  The fs superblock goes
- * before the journal superblock, so a replay interrupted anywhere can be
- * run again and ends in the same image.  With an empty log
+ * kernel's ++end_transaction), s_errno = 0; (3) the fs superblock is
+ * written with needs_recovery cleared.  So a replay interrupted anywhere
+ * can be run again and ends in the same image (after (2): an empty log
+ * whose rerun takes the next tid).  With an empty log
  * (s_start == 0) only the superblocks are updated (s_sequence + 1, as
  * jbd2_journal_recover() does).  The fs superblock is updated as raw
  * bytes (one 1 KiB write each time), never through libext2fs, so a log
