@@ -1091,6 +1091,20 @@ errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
 			   int flags, dgrp_t *bad_group,
 			   struct e4_itable_result *res);
+/*
+ * e4_read_inode() - read inode @ino into @inode (@bufsize bytes, as
+ * ext2fs_read_inode_full()) after checking what libext2fs 1.47.0 does not:
+ * its ext2fs_read_inode2() range-checks the inode table with an addition
+ * that wraps, so a group descriptor with the table at ~0 (or past the fs
+ * end) passes and the inode is copied from an inode-cache buffer that was
+ * never read (found by fuzz_image and fuzz_unwritten under valgrind).
+ * Here the group's inode table must lie inside the fs.
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_BAD_GROUP_DESC, or the errors
+ * of ext2fs_read_inode_full().
+ */
+errcode_t e4_read_inode(ext2_filsys fs, ext2_ino_t ino,
+			struct ext2_inode *inode, int bufsize);
+
 /* ---- unwritten.c: list and convert unwritten extents ------------------- */
 
 /*

@@ -77,8 +77,6 @@ static errcode_t open_internal(e4_journal_t j)
 	ext2_ino_t ino = fs->super->s_journal_inum;
 	struct ext2_inode inode;
 	struct map_ctx ctx = { .j = j };
-	dgrp_t group;
-	blk64_t itab;
 	blk64_t isize_blks;
 	errcode_t retval;
 
@@ -86,22 +84,11 @@ static errcode_t open_internal(e4_journal_t j)
 		return E4_ERR_NO_JOURNAL;
 	if (ino > fs->super->s_inodes_count)
 		return E4_ERR_JOURNAL_INODE;
-	/*
-	 * libext2fs 1.47.0's ext2fs_read_inode2() range-checks the inode
-	 * table with an addition that wraps: a table at ~0ULL (a group
-	 * descriptor block of 0xff) passes, and the inode is then copied
-	 * from an inode cache buffer never read (found by fuzz_image,
-	 * valgrind).  Refuse such a table before asking for the inode.
-	 */
-	group = (ino - 1) / fs->super->s_inodes_per_group;
-	if (group >= fs->group_desc_count)
+	/* (a table outside the fs: libext2fs would hand back garbage) */
+	retval = e4_read_inode(fs, ino, &inode, sizeof(inode));
+	if (retval == E4_ERR_BAD_GROUP_DESC ||
+	    retval == E4_ERR_BAD_INODE_NUMBER)
 		return E4_ERR_JOURNAL_INODE;
-	itab = ext2fs_inode_table_loc(fs, group);
-	if (itab >= ext2fs_blocks_count(fs->super) ||
-	    fs->inode_blocks_per_group >
-	    ext2fs_blocks_count(fs->super) - itab)
-		return E4_ERR_JOURNAL_INODE;
-	retval = ext2fs_read_inode(fs, ino, &inode);
 	if (retval)
 		return retval;
 	if (!LINUX_S_ISREG(inode.i_mode) || !inode.i_links_count)

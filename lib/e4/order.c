@@ -571,8 +571,7 @@ static int read_live(struct ctx *c, struct state *st, ext2_ino_t ino)
 	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
 	unsigned int t;
 
-	if (ext2fs_read_inode_full(st->fs, ino, inode,
-				   EXT2_INODE_SIZE(st->fs->super)))
+	if (e4_read_inode(st->fs, ino, inode, EXT2_INODE_SIZE(st->fs->super)))
 		return 0;
 	if (!inode->i_links_count || inode_used(st, ino) != 1)
 		return 0;

@@ -112,9 +112,7 @@ static int reserved_inode(ext2_filsys fs, ext2_ino_t ino)
 static errcode_t get_inode(ext2_filsys fs, ext2_ino_t ino,
 			   struct ext2_inode *inode)
 {
-	if (ino == 0 || ino > fs->super->s_inodes_count)
-		return E4_ERR_BAD_INODE_NUMBER;
-	return ext2fs_read_inode(fs, ino, inode);
+	return e4_read_inode(fs, ino, inode, sizeof(*inode));
 }
 
 errcode_t e4_inode_extents(ext2_filsys fs, ext2_ino_t ino, int flags,
