@@ -41,15 +41,13 @@ void do_list_unwritten(int argc, char **argv, int sci_idx, void *infop)
 	e4debug_tune_list(st, argv[0], &o, e4tune_unwritten_list);
 }
 
-/* A block number or count in fs blocks: decimal, 0x hex; no sign. */
+/* A block number or count in fs blocks: decimal, 0x hex (a leading 0 is
+ * not octal); no sign. */
 static int parse_blk(const char *s, blk64_t *v)
 {
 	unsigned long long n;
-	char *end;
 
-	errno = 0;
-	n = strtoull(s, &end, 0);
-	if (!*s || *s == '-' || *end || errno)
+	if (e4_tool_parse_blk(s, strlen(s), &n))
 		return -1;
 	*v = n;
 	return 0;

@@ -27,7 +27,8 @@ int e4tune_unwritten_add_mark(const char *prog, struct e4tune_opts *o,
 			      char *spec, int unwritten)
 {
 	struct e4tune_mark *m;
-	char *c1, *c2, *end;
+	unsigned long long n;
+	char *c1, *c2;
 
 	if (o->uw_nmarks >= E4TUNE_MAX_MARKS) {
 		fprintf(stderr, "%s: at most %d --mark-* options\n", prog,
@@ -44,13 +45,12 @@ int e4tune_unwritten_add_mark(const char *prog, struct e4tune_opts *o,
 	*c2 = ':';
 	if (!c1 || c1 == spec)
 		goto bad;
-	errno = 0;
-	m->lblk = strtoull(c1 + 1, &end, 0);
-	if (errno || end != c2 || c1[1] == '-' || c1 + 1 == c2)
+	if (e4_tool_parse_blk(c1 + 1, (size_t)(c2 - c1 - 1), &n))
 		goto bad;
-	m->len = strtoull(c2 + 1, &end, 0);
-	if (errno || *end || !c2[1] || c2[1] == '-')
+	m->lblk = n;
+	if (e4_tool_parse_blk(c2 + 1, strlen(c2 + 1), &n))
 		goto bad;
+	m->len = n;
 	*c1 = 0;
 	m->file = spec;
 	m->unwritten = unwritten;
@@ -360,30 +360,60 @@ static int recover(const char *prog, const struct e4tune_opts *o,
  * needs recovery (in place, as before).
  */
 static int open_journal(const char *prog, const struct e4tune_opts *o,
-			ext2_filsys fs, e4_journal_t *ret)
+			ext2_filsys fs, int rw, e4_journal_t *ret)
 {
+	const char *hint = "";
 	errcode_t retval;
 
 	*ret = NULL;
 	if (!ext2fs_has_feature_journal(fs->super) ||
 	    (o->force && e4_tool_needs_recovery(fs)))
 		return 0;
-	retval = e4_journal_open(fs, o->journal_dev, E4_JOURNAL_RW, ret);
-	if (!retval && (*ret)->jsb.start && !o->force)
+	retval = e4_journal_open(fs, o->journal_dev, rw ? E4_JOURNAL_RW : 0,
+				 ret);
+	if (!retval && (*ret)->jsb.start && !o->force) {
 		retval = E4_ERR_NEEDS_RECOVERY;
-	else if (!retval && (*ret)->jsb.start) {
+		hint = " (its log is not empty though needs_recovery is "
+			"clear: e4replay --replay-anyway or e2fsck decide)";
+	} else if (!retval && (*ret)->jsb.start) {
 		e4_journal_close(*ret);		/* -f: in place */
 		*ret = NULL;
+	} else if (!retval && (*ret)->jsb.errno_) {
+		retval = E4_ERR_TXN_JOURNAL_ERRNO;
+		hint = " (e4tune -E clear_journal_errno, or e2fsck -f)";
 	}
 	if (!retval)
 		return 0;
-	com_err(prog, retval, "while opening the journal of %s%s", o->device,
-		retval == E4_ERR_EXT_JOURNAL_NEEDED ?
-		" (give the external journal with -j)" :
-		retval == E4_ERR_NEEDS_RECOVERY ?
-		" (its log is not empty: run e4replay first)" : "");
+	com_err(prog, retval, "while opening the journal of %s%s",
+		o->journal_dev ? o->journal_dev : o->device, hint);
 	e4_journal_close(*ret);
 	*ret = NULL;
+	return 1;
+}
+
+/*
+ * A log that the kernel would replay only in part (checksum failures,
+ * copies past the fs end or in the journal, a failed commit) or that
+ * records an error: marks are refused before anything is written, so
+ * e2fsck sees the image as it was.  Returns the tool's exit status.
+ */
+static int check_log(const char *prog, const struct e4tune_opts *o,
+		     e4_journal_t j, struct e4_jscan *scan)
+{
+	struct e4_replay_result rr;
+	errcode_t retval;
+
+	memset(&rr, 0, sizeof(rr));
+	retval = scan->fail;
+	if (!retval)
+		retval = e4_journal_replay_plan(j, scan, &rr);
+	if (!retval && (scan->corrupt || scan->has_failed_commit ||
+			rr.nbad_csum || rr.nbad_block || j->jsb.errno_))
+		retval = E4_ERR_JOURNAL_CORRUPT;
+	if (!retval)
+		return 0;
+	com_err(prog, retval, "in the journal of %s: not marking (run "
+		"e2fsck -fy first)", o->device);
 	return 1;
 }
 
@@ -452,7 +482,9 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 				"state of %s", o->device);
 			return 1;
 		}
-		rc = run_marks(prog, o, rs.fs, NULL, 0, o->dry_run);
+		rc = rs.j && rs.scan ? check_log(prog, o, rs.j, rs.scan) : 0;
+		if (!rc)
+			rc = run_marks(prog, o, rs.fs, NULL, 0, o->dry_run);
 		e4_replayed_close(&rs);
 		if (rc)
 			return rc;
@@ -465,12 +497,14 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 		if (recover(prog, o, fs))
 			return 1;
 	}
-	/* Validate everything (a dry run), then write. */
+	/* Validate everything (a dry run), the journal too, then write. */
 	rc = run_marks(prog, o, fs, NULL, 0, o->dry_run);
-	if (rc || o->dry_run)
+	if (!rc)
+		rc = open_journal(prog, o, fs, !o->dry_run, &j);
+	if (rc || o->dry_run) {
+		e4_journal_close(j);
 		return rc;
-	if (open_journal(prog, o, fs, &j))
-		return 1;
+	}
 	rc = run_marks(prog, o, fs, j, 1, 1);
 	retval = e4_journal_close(j);
 	if (retval && !rc) {

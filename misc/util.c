@@ -251,6 +251,37 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 	return 0;
 }
 
+int e4_tool_parse_blk(const char *s, size_t len, unsigned long long *v)
+{
+	unsigned long long n = 0, d;
+	unsigned int base = 10;
+	size_t i = 0;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i == len)
+		return -1;
+	for (; i < len; i++) {
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned long long)(c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned long long)(c - 'a' + 10);
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = (unsigned long long)(c - 'A' + 10);
+		else
+			return -1;
+		if (n > (~0ULL - d) / base)
+			return -1;		/* overflow */
+		n = n * base + d;
+	}
+	*v = n;
+	return 0;
+}
+
 int e4_tool_needs_recovery(ext2_filsys fs)
 {
 	return ext2fs_has_feature_journal_needs_recovery(fs->super);

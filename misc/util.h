@@ -70,6 +70,13 @@ errcode_t e4_tool_check_undo(const char *prog, const char *undo_file,
 errcode_t e4_tool_fault_wrap(const char *prog, const char *device,
 			     io_manager *io, const char **name);
 
+/*
+ * e4_tool_parse_blk() - parse the @len characters at @s as a block number
+ * or count: decimal, or hex after 0x (a leading 0 is NOT octal); no sign,
+ * space or other character.  Returns 0 and sets *@v, or -1.
+ */
+int e4_tool_parse_blk(const char *s, size_t len, unsigned long long *v);
+
 /* e4_tool_needs_recovery() - nonzero if the fs superblock says so. */
 int e4_tool_needs_recovery(ext2_filsys fs);
 
