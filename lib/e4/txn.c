@@ -479,10 +479,9 @@ static uint32_t csum_without(uint32_t seed, unsigned char *b,
  * Lay out the log of @t: descriptor blocks each followed by their data
  * blocks, then the commit block (jbd2's journal_commit_transaction() and
  * the formats of journal.rst "Descriptor Block", "Commit"), in @log
- * (nlog jblocks, from jblock s_first).
+ * (from jblock s_first on; the caller sized it).
  */
-static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log,
-		      size_t nlog)
+static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 {
 	e4_journal_t j = t->j;
 	unsigned int bs = j->blocksize;
@@ -574,7 +573,6 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log,
 		commit[COMMIT_CHKSUM_SIZE] = JBD2_CRC32_CHKSUM_SIZE;
 		e4_put_be32(commit + COMMIT_CHKSUM, crc_be);
 	}
-	(void)nlog;
 }
 
 /* Is the scan of our own log exactly the transaction we wrote? */
@@ -601,7 +599,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	int saved = fs->flags & (EXT2_FLAG_MASTER_SB_ONLY |
 				 EXT2_FLAG_SUPER_ONLY);
 	uint32_t tid = j->jsb.sequence, log_end;
-	size_t ndesc, nlog, room;
+	size_t ndesc, nlog, room, per;
 	unsigned char *log = NULL;
 	struct e4_jscan *scan = NULL;
 	struct e4_replay_result rr;
@@ -631,10 +629,8 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	res->nblocks = t->n;
 
 	/* 2. room: descriptors + data + commit within the log area */
-	ndesc = (t->n + tags_per_desc(j, e4_journal_tag_bytes(
-				j->jsb.feature_incompat)) - 1) /
-		tags_per_desc(j, e4_journal_tag_bytes(
-				j->jsb.feature_incompat));
+	per = tags_per_desc(j, e4_journal_tag_bytes(j->jsb.feature_incompat));
+	ndesc = (t->n + per - 1) / per;
 	nlog = ndesc + t->n + 1;
 	log_end = e4_jsb_log_end(j->sb);
 	room = log_end > j->jsb.first ? log_end - j->jsb.first : 0;
@@ -646,7 +642,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	retval = ext2fs_get_memzero((nlog + 1) * bs, &log);
 	if (retval)
 		goto fail;
-	build_log(t, tid, log, nlog);
+	build_log(t, tid, log);
 
 	/*
 	 * 3. The log: descriptor and data blocks and an end marker (a block
