@@ -603,6 +603,15 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);
 
 /*
+ * e4_super_set_recover() - set needs_recovery in the primary superblock
+ * on the disk of @fs (not in fs->super), as raw bytes with their own
+ * checksum, in one 1 KiB write, flushed: from then on a recovery decides,
+ * as after the kernel's mount (txn.c sets it before a log goes live).
+ * Returns 0, EXT2_ET_BAD_MAGIC (no superblock there) or io errors.
+ */
+errcode_t e4_super_set_recover(ext2_filsys fs);
+
+/*
  * e4_fs_reload() - after e4_journal_replay() wrote blocks in place, make
  * the in-memory @fs match the disk again, as a reopen would: the primary
  * superblock and the group descriptor blocks are re-read, the inode

@@ -332,6 +332,7 @@ static errcode_t sb_io(ext2_filsys fs, unsigned char *buf, int write)
 }
 
 /* Superblock field offsets (bytes) used on the raw copy. */
+#define SB_MAGIC		0x38	/* le16 */
 #define SB_STATE		0x3A	/* le16 */
 #define SB_FEATURE_INCOMPAT	0x60	/* le32 */
 #define SB_FEATURE_RO_COMPAT	0x64	/* le32 */
@@ -407,6 +408,23 @@ static errcode_t sb_load(ext2_filsys fs, const unsigned char *buf)
 		return E4_ERR_SB_LAYOUT;
 	memcpy(fs->super, &sb, SUPERBLOCK_SIZE);
 	return 0;
+}
+
+errcode_t e4_super_set_recover(ext2_filsys fs)
+{
+	unsigned char sbuf[SUPERBLOCK_SIZE];
+	errcode_t retval;
+
+	retval = sb_io(fs, sbuf, 0);
+	if (retval)
+		return retval;
+	if (e4_le16(sbuf + SB_MAGIC) != EXT2_SUPER_MAGIC)
+		return EXT2_ET_BAD_MAGIC;
+	put_le32(sbuf + SB_FEATURE_INCOMPAT,
+		 e4_le32(sbuf + SB_FEATURE_INCOMPAT) |
+		 EXT3_FEATURE_INCOMPAT_RECOVER);
+	sb_csum(sbuf);
+	return sb_io(fs, sbuf, 1);
 }
 
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,

@@ -92,14 +92,6 @@ static errcode_t read_fsblk(io_channel io, unsigned int bs, blk64_t blk,
 	return io_channel_read_blk64(io, blk * (bs / cb), -(int)bs, buf);
 }
 
-static errcode_t write_fsblk(io_channel io, unsigned int bs, blk64_t blk,
-			     const void *buf)
-{
-	unsigned int cb = (unsigned int)io->block_size;
-
-	return io_channel_write_blk64(io, blk * (bs / cb), -(int)bs, buf);
-}
-
 /* The held copy of @blk, made from the block on disk if new. */
 static errcode_t hold(struct e4_txn *t, blk64_t blk, int whole,
 		      struct held **ret)
@@ -410,45 +402,6 @@ static errcode_t drop_unchanged(struct e4_txn *t, struct e4_txn_result *res)
 	return 0;
 }
 
-/* Set needs_recovery in the superblock on disk (the old one): from here
- * on a recovery decides, as after the kernel's mount. */
-static errcode_t mark_recover_on_disk(struct e4_txn *t)
-{
-	ext2_filsys fs = t->fs;
-	unsigned int bs = fs->blocksize;
-	blk64_t blk = bs == 1024 ? 1 : 0;
-	unsigned int off = bs == 1024 ? 0 : SUPERBLOCK_OFFSET;
-	struct ext2_super_block *sb;
-	unsigned char *buf;
-	errcode_t retval;
-
-	retval = ext2fs_get_mem(bs, &buf);
-	if (retval)
-		return retval;
-	retval = read_fsblk(t->under, bs, blk, buf);
-	if (retval)
-		goto out;
-	sb = (struct ext2_super_block *)(buf + off);
-#ifdef WORDS_BIGENDIAN
-	ext2fs_swap_super(sb);
-#endif
-	if (sb->s_magic != EXT2_SUPER_MAGIC) {
-		retval = EXT2_ET_BAD_MAGIC;
-		goto out;
-	}
-	ext2fs_set_feature_journal_needs_recovery(sb);
-	ext2fs_superblock_csum_set(fs, sb);
-#ifdef WORDS_BIGENDIAN
-	ext2fs_swap_super(sb);
-#endif
-	retval = write_fsblk(t->under, bs, blk, buf);
-	if (!retval)
-		retval = io_channel_flush(t->under);
-out:
-	ext2fs_free_mem(&buf);
-	return retval;
-}
-
 /* Tags that fit in one descriptor block (the first carries the UUID). */
 static size_t tags_per_desc(e4_journal_t j, unsigned int tb)
 {
@@ -674,7 +627,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	if (!retval)
 		retval = io_channel_flush(j->io);
 	if (!retval)
-		retval = mark_recover_on_disk(t);
+		retval = e4_super_set_recover(fs);	/* the old one */
 	if (retval)
 		goto out;
 	e4_put_be32(j->sb + JSB_START, j->jsb.first);
