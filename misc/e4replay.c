@@ -21,6 +21,7 @@
 #include "e4.h"
 #include "e4replay.h"
 #include "replay_order.h"
+#include "replay_wlog.h"
 
 static const char *prog = "e4replay";
 
@@ -362,6 +363,8 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
+	if (e4replay_is_wlog(argc, argv))	/* replay_wlog.c */
+		return e4replay_wlog_main(argc, argv);
 	if (e4replay_is_check_order(argc, argv)) {	/* replay_order.c */
 		order_rc = e4replay_order_main(argc, argv, &argc, &argv);
 		if (!argc)

@@ -1284,4 +1284,6 @@ errcode_t e4_replayed_open(ext2_filsys fs, const char *image,
  * or closed @r is fine). */
 void e4_replayed_close(struct e4_replayed *r);
 
+#include "e4_wlog.h"
+
 #endif /* E4_H */
