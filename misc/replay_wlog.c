@@ -361,6 +361,261 @@ out:
 	return rc;
 }
 
+/* ---- --check-order ----------------------------------------------------- */
+
+static const char *mode_src[] = {
+	"given", "default mount options", "inferred: file data journaled",
+	"assumed: the mount's data= option is not recorded on disk; see "
+	"--data-mode"
+};
+
+static void print_entry_or_never(int64_t e)
+{
+	if (e < 0)
+		printf("never");
+	else
+		printf("entry %lld", (long long)e);
+}
+
+static void print_finding_text(const struct e4_wlog_finding *f)
+{
+	printf("  point %lld: ", (long long)f->point);
+	if (f->kind == E4_WLOG_UNRECOVERABLE) {
+		printf("unrecoverable: the kernel's journal recovery fails "
+		       "here\n");
+		return;
+	}
+	if (f->has_tid)
+		printf("tid %u: ", f->tid);
+	else
+		printf("tid ?: ");
+	printf("%s inode %u gen %u", e4_wlog_kind_name(f->kind, f->permitted),
+	       f->ino, f->generation);
+	if (f->path)
+		printf(" (%s)", f->path);
+	printf(" lblk %llu pblk %llu len %llu", (unsigned long long)f->lblk,
+	       (unsigned long long)f->pblk, (unsigned long long)f->len);
+	switch (f->kind) {
+	case E4_WLOG_STALE:
+		printf(": no entry up to %lld wrote it since it was last "
+		       "free; stale data exposed%s", (long long)f->point,
+		       f->has_tid ? "" : " (mapping's transaction unknown)");
+		break;
+	case E4_WLOG_NO_DATA:
+		printf(": %s committed at entry %lld before its data was "
+		       "written (data write: never)",
+		       f->conversion ? "conversion" : "allocation",
+		       (long long)f->commit_entry);
+		break;
+	case E4_WLOG_NO_FLUSH:
+		printf(": data written at ");
+		print_entry_or_never(f->data_entry);
+		printf(", committed at entry %lld with no FLUSH between",
+		       (long long)f->commit_entry);
+		break;
+	}
+	if (f->permitted)
+		printf(" (permitted by data=writeback)");
+	printf("\n");
+}
+
+static void print_check_text(const struct e4w_input *in,
+			     const struct e4_wlog_report *rep, int verbose)
+{
+	size_t i, np = 0;
+	uint64_t bad_points = 0;
+
+	for (i = 0; i < rep->ntxns; i++)
+		np += rep->txns[i].committed;
+	printf("%s: %s + %llu entries; %zu persistence point(s) checked; "
+	       "%zu commit write(s) (%zu checked); data mode %s (%s)\n",
+	       in->log_path, in->base_path,
+	       (unsigned long long)in->log->nr_entries, rep->npoints,
+	       rep->ntxns, np, e4_data_mode_name(rep->data_mode),
+	       mode_src[rep->data_mode_src]);
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		printf("warning: %s\n", rep->warnings[i]);
+	if (verbose) {
+		printf("%10s %12s %7s %7s %9s  %s\n", "tid", "commit entry",
+		       "new", "conv", "released", "violations");
+		for (i = 0; i < rep->ntxns; i++) {
+			const struct e4_wlog_txn *t = &rep->txns[i];
+
+			printf("%10u %12llu %7llu %7llu %9llu  %llu%s\n",
+			       t->tid, (unsigned long long)t->commit_entry,
+			       (unsigned long long)t->new_blocks,
+			       (unsigned long long)t->conversions,
+			       (unsigned long long)t->released,
+			       (unsigned long long)t->violations,
+			       t->committed ? "" : "  (not replayable there)");
+		}
+	}
+	printf("%8s %-24s %-15s %9s %10s\n", "entry", "mark", "committed tids",
+	       "blocks", "violations");
+	for (i = 0; i < rep->npoints; i++) {
+		const struct e4_wlog_point *p = &rep->points[i];
+		char tids[32];
+		uint64_t v = 0;
+		size_t k;
+
+		for (k = 0; k < p->nf; k++)
+			if (!rep->f[p->first_f + k].permitted)
+				v += rep->f[p->first_f + k].len;
+		bad_points += v || p->fail;
+		if (!verbose && !v && !p->nf && !p->fail)
+			continue;
+		if (p->fail)
+			snprintf(tids, sizeof(tids), "unrecoverable");
+		else if (!p->ntids)
+			snprintf(tids, sizeof(tids), "-");
+		else if (p->ntids == 1)
+			snprintf(tids, sizeof(tids), "%u", p->tids[0]);
+		else
+			snprintf(tids, sizeof(tids), "%u-%u (%zu)", p->tids[0],
+				 p->tids[p->ntids - 1], p->ntids);
+		printf("%8llu %-24.24s %-15s %9llu %10llu\n",
+		       (unsigned long long)p->entry, p->mark ? p->mark : "-",
+		       tids, (unsigned long long)p->blocks,
+		       (unsigned long long)v);
+	}
+	if (!verbose)
+		printf("(points without findings not shown; -v shows every "
+		       "point and transaction)\n");
+	if (rep->nf)
+		printf("findings:\n");
+	for (i = 0; i < rep->nf; i++)
+		print_finding_text(&rep->f[i]);
+	printf("%s: %llu violation(s) (%llu blocks) at %llu point(s), %llu "
+	       "note(s)\n", rep->violations ? "FAIL" : "OK",
+	       (unsigned long long)rep->violations,
+	       (unsigned long long)rep->violation_blocks,
+	       (unsigned long long)bad_points,
+	       (unsigned long long)rep->notes);
+}
+
+static void print_finding_json(struct e4_json *js,
+			       const struct e4_wlog_finding *f)
+{
+	e4_json_obj_begin(js, NULL);
+	e4_json_str(js, "kind", e4_wlog_kind_name(f->kind, f->permitted));
+	e4_json_bool(js, "violation", !f->permitted);
+	if (f->kind == E4_WLOG_UNRECOVERABLE) {
+		e4_json_obj_end(js);
+		return;
+	}
+	if (f->has_tid)
+		e4_json_u64(js, "tid", f->tid);
+	else
+		e4_json_null(js, "tid");
+	e4_json_u64(js, "inode", f->ino);
+	e4_json_u64(js, "generation", f->generation);
+	if (f->path)
+		e4_json_str(js, "path", f->path);
+	else
+		e4_json_null(js, "path");
+	e4_json_u64(js, "lblk", f->lblk);
+	e4_json_u64(js, "pblk", f->pblk);
+	e4_json_u64(js, "len", f->len);
+	e4_json_bool(js, "conversion", f->conversion);
+	if (f->kind != E4_WLOG_STALE) {
+		if (f->data_entry < 0)
+			e4_json_null(js, "data_entry");
+		else
+			e4_json_i64(js, "data_entry", f->data_entry);
+		e4_json_i64(js, "commit_entry", f->commit_entry);
+	}
+	e4_json_obj_end(js);
+}
+
+static void print_check_json(const struct e4w_input *in,
+			     const struct e4_wlog_report *rep, int rc)
+{
+	static const char *src[] = { "given", "default_mount_opts",
+				     "inferred", "assumed" };
+	struct e4_json js;
+	size_t i, k;
+
+	e4_json_init(&js, stdout);
+	e4_json_obj_begin(&js, NULL);
+	print_log_json(&js, in);
+	e4_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
+	e4_json_str(&js, "data_mode_source", src[rep->data_mode_src]);
+	e4_json_arr_begin(&js, "warnings");
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		e4_json_str(&js, NULL, rep->warnings[i]);
+	e4_json_arr_end(&js);
+	e4_json_arr_begin(&js, "transactions");
+	for (i = 0; i < rep->ntxns; i++) {
+		const struct e4_wlog_txn *t = &rep->txns[i];
+
+		e4_json_obj_begin(&js, NULL);
+		e4_json_u64(&js, "tid", t->tid);
+		e4_json_u64(&js, "commit_entry", t->commit_entry);
+		e4_json_bool(&js, "checked", t->committed);
+		e4_json_u64(&js, "new_blocks", t->new_blocks);
+		e4_json_u64(&js, "conversions", t->conversions);
+		e4_json_u64(&js, "released_blocks", t->released);
+		e4_json_u64(&js, "violation_blocks", t->violations);
+		e4_json_obj_end(&js);
+	}
+	e4_json_arr_end(&js);
+	e4_json_arr_begin(&js, "points");
+	for (i = 0; i < rep->npoints; i++) {
+		const struct e4_wlog_point *p = &rep->points[i];
+
+		e4_json_obj_begin(&js, NULL);
+		e4_json_u64(&js, "entry", p->entry);
+		if (p->mark)
+			e4_json_str(&js, "mark", p->mark);
+		else
+			e4_json_null(&js, "mark");
+		e4_json_bool(&js, "recoverable", !p->fail);
+		e4_json_arr_begin(&js, "committed_tids");
+		for (k = 0; k < p->ntids; k++)
+			e4_json_u64(&js, NULL, p->tids[k]);
+		e4_json_arr_end(&js);
+		e4_json_u64(&js, "blocks_checked", p->blocks);
+		e4_json_arr_begin(&js, "violations");
+		for (k = 0; k < p->nf; k++)
+			print_finding_json(&js, &rep->f[p->first_f + k]);
+		e4_json_arr_end(&js);
+		e4_json_obj_end(&js);
+	}
+	e4_json_arr_end(&js);
+	e4_json_u64(&js, "violations", rep->violations);
+	e4_json_u64(&js, "violation_blocks", rep->violation_blocks);
+	e4_json_u64(&js, "notes", rep->notes);
+	e4_json_u64(&js, "unrecoverable_points", rep->unrecoverable);
+	e4_json_i64(&js, "exit", rc);
+	e4_json_obj_end(&js);
+	e4_json_finish(&js);
+}
+
+static int run_check(struct wopts *w, struct e4w_input *in)
+{
+	struct e4_wlog_check_opts co;
+	struct e4_wlog_report *rep = NULL;
+	errcode_t retval;
+	int rc;
+
+	memset(&co, 0, sizeof(co));
+	co.data_mode = w->data_mode;
+	co.marks = w->marks;
+	retval = e4_wlog_check(in->dev, &co, &rep);
+	if (retval) {
+		com_err(prog, retval, "while checking write log %s over %s",
+			w->log, w->base);
+		return E4R_EXIT_ERROR;
+	}
+	rc = (rep->violations || rep->unrecoverable) ? E4R_EXIT_CORRUPT : 0;
+	if (w->json)
+		print_check_json(in, rep, rc);
+	else
+		print_check_text(in, rep, w->verbose);
+	e4_wlog_report_free(rep);
+	return rc;
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 int e4replay_wlog_main(int argc, char **argv)
@@ -448,8 +703,7 @@ int e4replay_wlog_main(int argc, char **argv)
 	} else if (w.at) {
 		rc = run_at(&w, &in);
 	} else {
-		fprintf(stderr, "%s: --check-order: not yet\n", prog);
-		rc = E4R_EXIT_ERROR;
+		rc = run_check(&w, &in);
 	}
 	e4replay_wlog_close(&in);
 	return rc;

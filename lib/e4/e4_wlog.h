@@ -198,6 +198,9 @@ const char *e4_wlog_dev_name(e4_wlog_dev_t d);
  */
 errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point);
 
+/* e4_wlog_dev_log() - the log @d serves. */
+e4_wlog_t e4_wlog_dev_log(e4_wlog_dev_t d);
+
 /* e4_wlog_dev_point() - the current point of @d. */
 int64_t e4_wlog_dev_point(e4_wlog_dev_t d);
 
@@ -215,7 +218,8 @@ int e4_wlog_dev_latest(e4_wlog_dev_t d, uint64_t sector, int64_t point,
 
 /*
  * e4_wlog_dev_first_write() - the first entry E with @after < E < @before
- * that wrote sector @sector (DISCARDs do not count), or -1.
+ * that wrote or discarded sector @sector (a DISCARD writes zeros here), or
+ * -1.
  */
 int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
 				int64_t after, int64_t before);
@@ -227,5 +231,134 @@ int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
  */
 errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
 			   uint64_t len);
+
+/* ---- wlog_check.c: alloc-on-commit ordering over a write log ------------ */
+
+/* Kinds of write-log findings. */
+enum e4_wlog_kind {
+	E4_WLOG_STALE = 0,	/* state at a point: an initialized block of a
+				 * regular file that no entry up to the point
+				 * wrote since it last became free */
+	E4_WLOG_NO_DATA,	/* I/O order: a block the transaction newly
+				 * maps had no data write before its commit
+				 * write (since it last became free) */
+	E4_WLOG_NO_FLUSH,	/* I/O order: its data write and the commit
+				 * write have no FLUSH between them (and the
+				 * commit write carries no PREFLUSH) */
+	E4_WLOG_UNRECOVERABLE,	/* the kernel's recovery of the point's
+				 * journal fails: the state is lost */
+	E4_WLOG_NKINDS,
+};
+
+/* One finding: a run of @len blocks (lblk.., pblk..) of inode @ino. */
+struct e4_wlog_finding {
+	int		kind;		/* enum e4_wlog_kind */
+	int		permitted;	/* a note: data=writeback given, which
+					 * promises no data ordering */
+	int		has_tid;	/* 0: the mapping's transaction is not
+					 * known (e.g. committed before BASE) */
+	uint32_t	tid;		/* the transaction that mapped it */
+	ext2_ino_t	ino;
+	uint32_t	generation;	/* i_generation */
+	blk64_t		lblk, pblk, len;	/* fs blocks */
+	int		conversion;	/* unwritten -> written */
+	int64_t		data_entry;	/* I/O order: the data write found
+					 * (the last of the block's sectors'
+					 * first writes), -1 never */
+	int64_t		commit_entry;	/* I/O order: the commit write */
+	int64_t		point;		/* the point it is reported at */
+	char		*path;		/* in the point's state, or NULL */
+};
+
+/* One persistence point checked. */
+struct e4_wlog_point {
+	uint64_t	entry;
+	const char	*mark;		/* label of the last MARK at or before
+					 * the entry, or NULL (the log's) */
+	uint32_t	*tids;		/* committed tids its recovery replays */
+	size_t		ntids;
+	size_t		first_f, nf;	/* its findings in rep->f */
+	uint64_t	blocks;		/* initialized regular-file blocks
+					 * checked */
+	int		reused;		/* the scan of the point before was
+					 * reused (journal and metadata
+					 * unchanged) */
+	errcode_t	fail;		/* the kernel's recovery fails (the
+					 * scan's fail code), or 0 */
+};
+
+/* One commit write found in the log. */
+struct e4_wlog_txn {
+	uint32_t	tid;
+	uint64_t	commit_entry;
+	int		committed;	/* replayable at the commit write:
+					 * checked */
+	uint64_t	new_blocks;	/* newly mapped initialized blocks */
+	uint64_t	conversions;	/* of those: unwritten -> written */
+	uint64_t	released;	/* blocks it frees (bitmap 1 -> 0) */
+	uint64_t	violations;	/* I/O-order violation blocks */
+};
+
+struct e4_wlog_check_opts {
+	int		data_mode;	/* enum e4_data_mode; AUTO: journaled
+					 * file data means journal, else
+					 * ordered is assumed */
+	int		marks;		/* MARK entries are points too */
+};
+
+struct e4_wlog_report {
+	int		data_mode;	/* resolved enum e4_data_mode */
+	int		data_mode_src;	/* enum e4_data_mode_src */
+	struct e4_wlog_point *points;
+	size_t		npoints;
+	struct e4_wlog_txn *txns;	/* in log order */
+	size_t		ntxns;
+	struct e4_wlog_finding *f;	/* by point, then tid, inode, lblk */
+	size_t		nf;
+	uint64_t	violations;	/* violation findings (runs) */
+	uint64_t	violation_blocks;
+	uint64_t	notes;		/* permitted findings */
+	uint64_t	unrecoverable;	/* points whose recovery fails */
+	uint64_t	states_opened;	/* replayed states read */
+	char		warnings[8][200];
+	int		nwarnings;
+};
+
+/*
+ * e4_wlog_check() - check alloc-on-commit ordering over the whole log of
+ * write-log device @d (wlog_io.c; its point is moved and left at the
+ * last entry).  Commit writes are the write entries that put a jbd2
+ * commit block (magic, type 2) into the journal area of BASE's journal.
+ * (1) I/O order, at each commit write C of tid T (T committed in the
+ * device at C): T's new initialized mappings of regular files (new
+ * allocations and unwritten -> written conversions, found by the ordering
+ * check, e4_order_check(), on the states before and after T) must each
+ * have, for every sector, a write or DISCARD after the block last became
+ * free (the commit write of the transaction that freed it: bitmap 1 -> 0,
+ * or BASE when free in BASE) and before C, and a FLUSH entry between the
+ * last of those and C, or C itself carries FLUSH (PREFLUSH); a block
+ * logged in the journal (data=journal) needs neither.  Reported at the
+ * first persistence point at or after C.  (2) At each persistence point P
+ * (FLUSH or FUA; with opts->marks also MARK), the state recovery gives
+ * (every committed transaction replayed, in memory: overlay_io.c): an
+ * initialized block of a regular file that was not so mapped in BASE must
+ * be replayed from the journal or have every sector written (or
+ * discarded) by an entry up to P after it last became free.  With an
+ * explicit data=writeback both are notes.  A point whose journal the
+ * kernel refuses is reported (E4_WLOG_UNRECOVERABLE).  Nothing is written.
+ * On success *@ret is the report (e4_wlog_report_free()).
+ * Returns 0, E4_ERR_NO_JOURNAL (BASE has no internal journal),
+ * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors on a state
+ * that cannot be read.
+ */
+errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
+			struct e4_wlog_report **ret);
+
+/* e4_wlog_report_free() - release @rep (NULL is fine). */
+void e4_wlog_report_free(struct e4_wlog_report *rep);
+
+/* e4_wlog_kind_name() - "stale", "no-data-write", "no-flush",
+ * "unrecoverable"; with @permitted the first three end "-permitted". */
+const char *e4_wlog_kind_name(int kind, int permitted);
 
 #endif /* E4_WLOG_H */

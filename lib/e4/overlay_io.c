@@ -201,9 +201,13 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 	retval = ext2fs_get_mem(ov->blocksize, &priv->tmp);
 	if (retval)
 		goto fail;
-	/* An in-memory image (mem_io.c, tests and fuzzing) by its name. */
-	retval = (strncmp(ov->image, "e4mem:", 6) ? unix_io_manager :
-		  e4_mem_io_manager)->open(ov->image, 0, &priv->img);
+	/* An in-memory image (mem_io.c, tests and fuzzing), a write-log
+	 * device (wlog_io.c) or another overlay by its name. */
+	retval = (!strncmp(ov->image, "e4mem:", 6) ? e4_mem_io_manager :
+		  !strncmp(ov->image, "e4wlog:", 7) ? e4_wlog_io_manager :
+		  !strncmp(ov->image, "e4overlay:", 10) ?
+		  e4_overlay_io_manager :
+		  unix_io_manager)->open(ov->image, 0, &priv->img);
 	if (retval)
 		goto fail;
 	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);

@@ -230,6 +230,11 @@ errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point)
 	return 0;
 }
 
+e4_wlog_t e4_wlog_dev_log(e4_wlog_dev_t d)
+{
+	return d->log;
+}
+
 int64_t e4_wlog_dev_point(e4_wlog_dev_t d)
 {
 	return d->point;
@@ -316,24 +321,33 @@ int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
 				int64_t after, int64_t before)
 {
 	const struct hslot *h = slot_find(d, sector);
-	const uint32_t *l;
-	uint32_t lo = 0, hi;
+	int64_t best = -1;
+	size_t i;
 
-	if (!h)
-		return -1;
-	l = d->hist + h->start;
-	hi = h->count;
-	while (lo < hi) {	/* first element > after */
-		uint32_t mid = lo + (hi - lo) / 2;
+	if (h) {
+		const uint32_t *l = d->hist + h->start;
+		uint32_t lo = 0, hi = h->count;
 
-		if ((int64_t)l[mid] <= after)
-			lo = mid + 1;
-		else
-			hi = mid;
+		while (lo < hi) {	/* first element > after */
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if ((int64_t)l[mid] <= after)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < h->count && (int64_t)l[lo] < before)
+			best = l[lo];
 	}
-	if (lo < h->count && (int64_t)l[lo] < before)
-		return l[lo];
-	return -1;
+	for (i = dis_upper(d, sector + 1); i > 0 && d->dismax[i - 1] > sector;) {
+		const struct dis *x = &d->dis[--i];
+
+		if (x->end > sector && (int64_t)x->entry > after &&
+		    (int64_t)x->entry < before &&
+		    (best < 0 || (int64_t)x->entry < best))
+			best = x->entry;
+	}
+	return best;
 }
 
 /*

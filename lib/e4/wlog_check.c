@@ -1,0 +1,1071 @@
+/*
+ * wlog_check.c --- alloc-on-commit ordering over a dm-log-writes block
+ * write log (e4tools issue 18): the I/O-order rule at every commit write
+ * and the state rule at every persistence point.
+ *
+ * The device at a point is wlog_io.c's; the replayed state of a point is
+ * the overlay (overlay_io.c) over it; a transaction's new mappings come
+ * from the single-image ordering check (order.c, e4_order_check()) run on
+ * the state just before it, with that one transaction as its window.
+ * Semantics: jbd2 writes a commit block only after the transaction's log
+ * blocks and, in data=ordered, the data of its new mappings; with a
+ * volatile write cache it issues REQ_PREFLUSH (and FUA) on the commit
+ * block (fs/jbd2/commit.c, journal_submit_commit_record()); ext4 does not
+ * reuse a freed block before the transaction freeing it commits
+ * (fs/ext4/mballoc.c, ext4_free_blocks() -> the per-transaction free
+ * list released in ext4_process_freed_data()).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e4.h"
+
+/* ---- a small hash: u64 key -> two u64 values ----------------------------- */
+
+struct kv {
+	uint64_t	key;		/* key + 1; 0 = empty */
+	uint64_t	a, b;
+};
+
+struct hmap {
+	struct kv	*t;
+	uint64_t	mask, n;
+};
+
+static uint64_t hmix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static struct kv *hfind(const struct hmap *h, uint64_t key)
+{
+	uint64_t i;
+
+	if (!h->t)
+		return NULL;
+	for (i = hmix(key) & h->mask; h->t[i].key; i = (i + 1) & h->mask)
+		if (h->t[i].key == key + 1)
+			return &h->t[i];
+	return NULL;
+}
+
+static errcode_t hput(struct hmap *h, uint64_t key, uint64_t a, uint64_t b)
+{
+	struct kv *e;
+	uint64_t i;
+	errcode_t retval;
+
+	if (!h->t || (h->n + 1) * 2 > h->mask + 1) {
+		struct hmap g = { NULL, h->t ? 2 * (h->mask + 1) - 1 : 1023, 0 };
+
+		retval = ext2fs_get_arrayzero(g.mask + 1, sizeof(*g.t), &g.t);
+		if (retval)
+			return retval;
+		for (i = 0; h->t && i <= h->mask; i++)
+			if (h->t[i].key) {
+				uint64_t j;
+
+				for (j = hmix(h->t[i].key - 1) & g.mask;
+				     g.t[j].key; j = (j + 1) & g.mask)
+					;
+				g.t[j] = h->t[i];
+				g.n++;
+			}
+		ext2fs_free_mem(&h->t);
+		*h = g;
+	}
+	e = hfind(h, key);
+	if (!e) {
+		for (i = hmix(key) & h->mask; h->t[i].key;
+		     i = (i + 1) & h->mask)
+			;
+		e = &h->t[i];
+		e->key = key + 1;
+		h->n++;
+	}
+	e->a = a;
+	e->b = b;
+	return 0;
+}
+
+static void hfree(struct hmap *h)
+{
+	ext2fs_free_mem(&h->t);
+	memset(h, 0, sizeof(*h));
+}
+
+/* (ino, lblk) as a key: ext4 logical blocks fit in 32 bits. */
+static uint64_t mkey(ext2_ino_t ino, blk64_t lblk)
+{
+	return ((uint64_t)ino << 32) | (lblk & 0xffffffffULL);
+}
+
+/* ---- the context --------------------------------------------------------- */
+
+/* A replayed state: the device at a point, its journal and S_k. */
+struct rstate {
+	ext2_filsys		dfs;	/* the device's fs (unreplayed) */
+	e4_journal_t		j;
+	struct e4_jscan		*scan;
+	struct e4_ovl_ent	*map;
+	size_t			nmap;
+	e4_overlay_t		ov;
+	ext2_filsys		fs;	/* S_k */
+	errcode_t		jerr;	/* journal open error (none: 0) */
+};
+
+/* An I/O-order finding waiting for the next persistence point. */
+struct pend {
+	struct e4_wlog_finding	f;
+};
+
+struct ctx {
+	e4_wlog_dev_t		d;
+	e4_wlog_t		log;
+	const struct e4_wlog_check_opts *o;
+	struct e4_wlog_report	*rep;
+	size_t			af, apoints, atxns;
+	unsigned int		bs;		/* fs block size */
+	uint64_t		spb;		/* log sectors per fs block */
+	blk64_t			nblocks;
+	struct e4_jmap_run	*jruns;		/* BASE's journal */
+	size_t			njruns;
+	ext2_ino_t		first_ino;
+	ext2_ino_t		special[6];	/* journal, quota, orphan inos */
+	ext2fs_block_bitmap	base_used;	/* BASE's block bitmap */
+	struct hmap		base_maps;	/* (ino,lblk) -> pblk, gen:
+						 * initialized in BASE */
+	struct hmap		attr;		/* (ino,lblk) -> pblk,
+						 * gen << 32 | tid */
+	struct hmap		released;	/* pblk -> entry + 1 of the
+						 * commit write freeing it */
+	int64_t			*flushes;	/* FLUSH entries, sorted */
+	size_t			nflushes;
+	struct e4_wlog_finding	*pend;		/* I/O-order findings */
+	size_t			npend, apend;
+	int			journaled;	/* file data seen journaled */
+	unsigned char		*buf, *buf2;	/* one fs block each */
+	unsigned char		*ibuf;		/* one inode */
+	int64_t			last_mark;	/* entry of the last MARK */
+	/* the point being checked */
+	struct rstate		*cur;
+	int64_t			point;
+	size_t			first_f;
+	uint64_t		blocks;
+};
+
+static const char *kind_names[E4_WLOG_NKINDS][2] = {
+	{ "stale", "stale-permitted" },
+	{ "no-data-write", "no-data-write-permitted" },
+	{ "no-flush", "no-flush-permitted" },
+	{ "unrecoverable", "unrecoverable" },
+};
+
+const char *e4_wlog_kind_name(int kind, int permitted)
+{
+	if (kind < 0 || kind >= E4_WLOG_NKINDS)
+		return "?";
+	return kind_names[kind][!!permitted];
+}
+
+static void warn(struct e4_wlog_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct e4_wlog_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rep->nwarnings >= 8)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rep->warnings[rep->nwarnings++], sizeof(rep->warnings[0]),
+		  fmt, ap);
+	va_end(ap);
+}
+
+static errcode_t grow(void **p, size_t *alloc, size_t want, size_t sz)
+{
+	size_t na;
+	errcode_t retval;
+
+	if (want <= *alloc)
+		return 0;
+	na = *alloc ? *alloc : 16;
+	while (na < want)
+		na *= 2;
+	retval = ext2fs_resize_mem(*alloc * sz, na * sz, p);
+	if (retval)
+		return retval;
+	*alloc = na;
+	return 0;
+}
+
+/* ---- replayed states ----------------------------------------------------- */
+
+static void rstate_close(struct rstate *r)
+{
+	if (r->fs)
+		ext2fs_close_free(&r->fs);
+	e4_overlay_free(r->ov);
+	ext2fs_free_mem(&r->map);
+	e4_jscan_free(r->scan);
+	if (r->j)
+		e4_journal_close(r->j);
+	if (r->dfs)
+		ext2fs_close_free(&r->dfs);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Open the device at its current point: its fs, journal and scan.  A
+ * journal that does not open is recorded in r->jerr (the state is then
+ * the device itself).
+ */
+static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
+{
+	errcode_t retval;
+
+	memset(r, 0, sizeof(*r));
+	retval = ext2fs_open2(e4_wlog_dev_name(c->d), NULL, EXT2_FLAG_64BITS |
+			      EXT2_FLAG_SKIP_MMP |
+			      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
+			      e4_wlog_io_manager, &r->dfs);
+	if (retval)
+		return retval;
+	if (r->dfs->blocksize != c->bs && c->bs) {
+		rstate_close(r);
+		return EXT2_ET_CORRUPT_SUPERBLOCK;
+	}
+	r->jerr = e4_journal_open(r->dfs, NULL, 0, &r->j);
+	if (r->jerr) {
+		if (r->j)
+			e4_journal_close(r->j);
+		r->j = NULL;
+		return 0;
+	}
+	retval = e4_journal_scan(r->j, 0, 0, &r->scan);
+	if (retval)
+		rstate_close(r);
+	return retval;
+}
+
+/* Make r->fs state S_k of the scan (S_0: the device). */
+static errcode_t rstate_open_k(struct ctx *c, struct rstate *r, size_t k)
+{
+	errcode_t retval;
+
+	if (r->fs)
+		ext2fs_close_free(&r->fs);
+	e4_overlay_free(r->ov);
+	r->ov = NULL;
+	ext2fs_free_mem(&r->map);
+	r->nmap = 0;
+	if (r->j && k) {
+		retval = e4_overlay_map_state(r->j, r->scan, k, &r->map,
+					      &r->nmap);
+		if (retval)
+			return retval;
+	}
+	retval = e4_overlay_create(e4_wlog_dev_name(c->d),
+				   r->j ? r->j->io : NULL, r->dfs->blocksize,
+				   r->map, r->nmap, &r->ov);
+	if (!retval)
+		retval = e4_overlay_open_fs(r->ov, EXT2_FLAG_SKIP_MMP, &r->fs);
+	if (!retval && (r->fs->blocksize != r->dfs->blocksize ||
+			r->fs->group_desc_count != r->dfs->group_desc_count))
+		retval = EXT2_ET_CORRUPT_SUPERBLOCK;
+	c->rep->states_opened++;
+	return retval;
+}
+
+/* ---- inodes -------------------------------------------------------------- */
+
+/* Regular files whose blocks the check looks at. */
+static int ino_checked(struct ctx *c, ext2_ino_t ino)
+{
+	size_t i;
+
+	if (ino < c->first_ino)
+		return 0;
+	for (i = 0; i < sizeof(c->special) / sizeof(c->special[0]); i++)
+		if (c->special[i] == ino)
+			return 0;
+	return 1;
+}
+
+/* Read inode @ino of @fs: 1 and its generation if it is a live regular
+ * file (links, in the inode bitmap is not needed: the extent walk is an
+ * inode scan of in-use inodes), else 0. */
+static int live_regular(struct ctx *c, ext2_filsys fs, ext2_ino_t ino,
+			uint32_t *gen)
+{
+	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
+
+	if (!ino_checked(c, ino) ||
+	    e4_read_inode(fs, ino, inode, EXT2_INODE_SIZE(fs->super)))
+		return 0;
+	if (!inode->i_links_count || !LINUX_S_ISREG(inode->i_mode))
+		return 0;
+	*gen = inode->i_generation;
+	return 1;
+}
+
+/* ---- findings ------------------------------------------------------------ */
+
+/* Append @f to the report, merging it into the previous finding when it
+ * continues it (same kind, tid, inode, entries; contiguous). */
+static errcode_t add_finding(struct ctx *c, const struct e4_wlog_finding *f)
+{
+	struct e4_wlog_report *rep = c->rep;
+	struct e4_wlog_finding *p;
+	errcode_t retval;
+
+	if (rep->nf > c->first_f) {
+		p = &rep->f[rep->nf - 1];
+		if (p->kind == f->kind && p->permitted == f->permitted &&
+		    p->has_tid == f->has_tid && p->tid == f->tid &&
+		    p->ino == f->ino && p->generation == f->generation &&
+		    p->conversion == f->conversion &&
+		    p->data_entry == f->data_entry &&
+		    p->commit_entry == f->commit_entry &&
+		    p->lblk + p->len == f->lblk &&
+		    p->pblk + p->len == f->pblk) {
+			p->len += f->len;
+			goto count;
+		}
+	}
+	retval = grow((void **)&rep->f, &c->af, rep->nf + 1, sizeof(*rep->f));
+	if (retval)
+		return retval;
+	rep->f[rep->nf++] = *f;
+	if (f->permitted)
+		rep->notes++;
+	else
+		rep->violations++;
+count:
+	if (!f->permitted)
+		rep->violation_blocks += f->len;
+	return 0;
+}
+
+/* ---- BASE ---------------------------------------------------------------- */
+
+static int base_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
+		       void *priv)
+{
+	struct ctx *c = priv;
+	uint32_t gen;
+	blk64_t i;
+
+	if (r->error || r->unwritten || !live_regular(c, fs, r->ino, &gen))
+		return 0;
+	for (i = 0; i < r->len; i++)
+		if (hput(&c->base_maps, mkey(r->ino, r->lblk + i),
+			 r->pblk + i, gen))
+			return 1;
+	return 0;
+}
+
+/*
+ * BASE as recovery leaves it (point -1): its journal's runs (to find the
+ * commit writes), its block bitmap (free blocks), its initialized
+ * regular-file mappings.
+ */
+static errcode_t load_base(struct ctx *c)
+{
+	struct rstate r;
+	struct ext2_super_block *sb;
+	errcode_t retval;
+
+	retval = e4_wlog_dev_set_point(c->d, -1);
+	if (!retval)
+		retval = rstate_open_dev(c, &r);
+	if (retval)
+		return retval;
+	sb = r.dfs->super;
+	if (ext2fs_has_feature_bigalloc(sb)) {
+		retval = E4_ERR_BIGALLOC;
+		goto out;
+	}
+	if (!r.j || r.j->external) {
+		retval = r.jerr ? r.jerr : E4_ERR_NO_JOURNAL;
+		goto out;
+	}
+	c->bs = r.dfs->blocksize;
+	c->spb = c->bs / c->log->sectorsize;
+	if (!c->spb || c->bs % c->log->sectorsize) {
+		retval = EXT2_ET_INVALID_ARGUMENT;
+		goto out;
+	}
+	c->nblocks = ext2fs_blocks_count(sb);
+	c->first_ino = EXT2_FIRST_INO(sb);
+	c->special[0] = sb->s_journal_inum;
+	c->special[1] = sb->s_usr_quota_inum;
+	c->special[2] = sb->s_grp_quota_inum;
+	c->special[3] = sb->s_prj_quota_inum;
+	c->special[4] = sb->s_orphan_file_inum;
+	retval = ext2fs_get_array(r.j->nruns, sizeof(*c->jruns), &c->jruns);
+	if (retval)
+		goto out;
+	memcpy(c->jruns, r.j->runs, r.j->nruns * sizeof(*c->jruns));
+	c->njruns = r.j->nruns;
+	retval = ext2fs_get_mem(c->bs, &c->buf);
+	if (!retval)
+		retval = ext2fs_get_mem(c->bs, &c->buf2);
+	if (!retval)
+		retval = ext2fs_get_memzero(EXT2_INODE_SIZE(sb) +
+					    sizeof(struct ext2_inode_large),
+					    &c->ibuf);
+	if (retval)
+		goto out;
+	if (r.scan->fail)
+		warn(c->rep, "BASE's journal cannot be recovered (%s): BASE "
+		     "is read as it is", error_message(r.scan->fail));
+	retval = rstate_open_k(c, &r, r.scan->fail ? 0 : r.scan->ncommitted);
+	if (!retval)
+		retval = ext2fs_read_block_bitmap(r.fs);
+	if (retval)
+		goto out;
+	retval = ext2fs_copy_bitmap(r.fs->block_map, &c->base_used);
+	if (!retval)
+		retval = e4_fs_extents(r.fs, 0, base_ext_cb, c, NULL);
+	if (retval == E4_ERR_EXT_ABORTED)
+		retval = EXT2_ET_NO_MEMORY;
+out:
+	rstate_close(&r);
+	return retval;
+}
+
+/* ---- commit writes ------------------------------------------------------- */
+
+/* The jblock at fs block @b of BASE's journal, or -1. */
+static int in_journal(struct ctx *c, blk64_t b)
+{
+	size_t i;
+
+	for (i = 0; i < c->njruns; i++)
+		if (b >= c->jruns[i].pblk && b < c->jruns[i].pblk +
+		    c->jruns[i].len)
+			return 1;
+	return 0;
+}
+
+/* The tid of a jbd2 commit block written by entry @e, else -1 (the first
+ * one if the write holds several). */
+static int64_t commit_in(struct ctx *c, const struct e4_wlog_entry *e)
+{
+	uint64_t first, last, b;
+	uint64_t ss = c->log->sectorsize;
+
+	if (!e->data_off || !e->nr_sectors)
+		return -1;
+	first = (e->sector + c->spb - 1) / c->spb;
+	last = (e->sector + e->nr_sectors) / c->spb;
+	for (b = first; b < last; b++) {
+		if (!in_journal(c, b))
+			continue;
+		if (e4_wlog_read_data(c->log, e, (b * c->spb - e->sector) * ss,
+				      c->buf, JBD2_HEADER_SIZE))
+			continue;
+		if (e4_be32(c->buf + JBD2_H_MAGIC) == JBD2_MAGIC &&
+		    e4_be32(c->buf + JBD2_H_BLOCKTYPE) == JBD2_COMMIT_BLOCK)
+			return e4_be32(c->buf + JBD2_H_SEQUENCE);
+	}
+	return -1;
+}
+
+/* Entry + 1 of the commit write that last freed @pblk before @before, or
+ * 0 (never freed in the log). */
+static int64_t freed_at(struct ctx *c, blk64_t pblk)
+{
+	const struct kv *e = hfind(&c->released, pblk);
+
+	return e ? (int64_t)e->a : 0;
+}
+
+/* First FLUSH entry after @after, or INT64_MAX. */
+static int64_t next_flush(struct ctx *c, int64_t after)
+{
+	size_t lo = 0, hi = c->nflushes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->flushes[mid] <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nflushes ? c->flushes[lo] : INT64_MAX;
+}
+
+/* Blocks T frees: its logged block bitmap blocks, 1 in S_(k-1), 0 in
+ * S_k.  An uninitialized bitmap of S_(k-1) frees nothing. */
+static errcode_t find_released(struct ctx *c, struct rstate *prev,
+			       struct rstate *cur, const struct e4_jtrans *tr,
+			       struct e4_wlog_txn *tx, int64_t commit)
+{
+	ext2_filsys fs = cur->fs;
+	size_t t;
+	dgrp_t g;
+	errcode_t retval;
+
+	for (t = 0; t < tr->ntags; t++) {
+		blk64_t b = tr->tags[t].fsblk, first;
+		unsigned int bit, nbits;
+
+		if (tr->tags[t].csum_ok == 0)
+			continue;
+		for (g = 0; g < fs->group_desc_count; g++)
+			if (ext2fs_block_bitmap_loc(fs, g) == b)
+				break;
+		if (g == fs->group_desc_count)
+			continue;
+		if (ext2fs_has_group_desc_csum(prev->fs) &&
+		    ext2fs_bg_flags_test(prev->fs, g, EXT2_BG_BLOCK_UNINIT))
+			continue;
+		if (io_channel_read_blk64(prev->fs->io, b, 1, c->buf) ||
+		    io_channel_read_blk64(fs->io, b, 1, c->buf2))
+			continue;
+		first = ext2fs_group_first_block2(fs, g);
+		nbits = (unsigned int)(ext2fs_group_last_block2(fs, g) - first
+				       + 1);
+		for (bit = 0; bit < nbits && bit < c->bs * 8; bit++) {
+			int was = (c->buf[bit >> 3] >> (bit & 7)) & 1;
+			int now = (c->buf2[bit >> 3] >> (bit & 7)) & 1;
+
+			if (!was || now)
+				continue;
+			retval = hput(&c->released, first + bit,
+				      (uint64_t)commit + 1, 0);
+			if (retval)
+				return retval;
+			tx->released++;
+		}
+	}
+	return 0;
+}
+
+/* Is fs block @b logged by a committed transaction trans[0..k) (its data
+ * is in the journal)? */
+static int journaled(const struct e4_jscan *s, size_t k, blk64_t b)
+{
+	size_t i, t;
+
+	for (i = 0; i < k; i++)
+		for (t = 0; t < s->trans[i].ntags; t++)
+			if (s->trans[i].tags[t].fsblk == b &&
+			    s->trans[i].tags[t].csum_ok != 0)
+				return 1;
+	return 0;
+}
+
+/* The I/O-order rule for one newly mapped block @pblk of T at commit
+ * write @commit (entry flags @cflags): the finding kind, or -1 if fine;
+ * *@data the data write found. */
+static int io_order(struct ctx *c, blk64_t pblk, int64_t commit,
+		    int64_t *data)
+{
+	int64_t after = freed_at(c, pblk) - 1, last = -1, w, f;
+	uint64_t s;
+
+	for (s = 0; s < c->spb; s++) {
+		w = e4_wlog_dev_first_write(c->d, pblk * c->spb + s, after,
+					    commit);
+		if (w < 0) {
+			*data = -1;
+			return E4_WLOG_NO_DATA;
+		}
+		if (w > last)
+			last = w;
+	}
+	*data = last;
+	if (c->log->ents[commit].flags & E4_WLOG_FLUSH)
+		return -1;
+	if (c->log->ents[last].flags & E4_WLOG_FUA)
+		return -1;
+	f = next_flush(c, last);
+	return f < commit ? -1 : E4_WLOG_NO_FLUSH;
+}
+
+/*
+ * A commit write of tid @tid at entry @commit: T's new mappings (the
+ * ordering check on S_(k-1) with T as its window), the blocks it frees,
+ * the I/O-order rule.
+ */
+static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
+{
+	struct e4_wlog_report *rep = c->rep;
+	struct e4_wlog_txn *tx;
+	struct rstate prev, cur;
+	struct e4_jscan one;
+	struct e4_order_opts oo;
+	struct e4_order_report *orep = NULL;
+	e4_journal_t pj = NULL;
+	errcode_t retval;
+	size_t k, i;
+
+	retval = grow((void **)&rep->txns, &c->atxns, rep->ntxns + 1,
+		      sizeof(*rep->txns));
+	if (retval)
+		return retval;
+	tx = &rep->txns[rep->ntxns++];
+	memset(tx, 0, sizeof(*tx));
+	tx->tid = tid;
+	tx->commit_entry = commit;
+	memset(&prev, 0, sizeof(prev));
+	memset(&cur, 0, sizeof(cur));
+	retval = e4_wlog_dev_set_point(c->d, commit);
+	if (!retval)
+		retval = rstate_open_dev(c, &cur);
+	if (retval)
+		return retval;
+	if (!cur.j || cur.scan->fail)
+		goto out;
+	for (k = 0; k < cur.scan->ncommitted; k++)
+		if (cur.scan->trans[k].tid == tid)
+			break;
+	if (k == cur.scan->ncommitted) {
+		warn(rep, "entry %lld writes the commit block of tid %u, which "
+		     "recovery at that entry does not replay: not checked",
+		     (long long)commit, tid);
+		goto out;
+	}
+	tx->committed = 1;
+	retval = rstate_open_dev(c, &prev);
+	if (!retval)
+		retval = rstate_open_k(c, &prev, k);
+	if (!retval)
+		retval = rstate_open_k(c, &cur, k + 1);
+	if (retval)
+		goto out;
+	/* The ordering check with T alone as its window, over S_(k-1). */
+	retval = e4_journal_open(prev.fs, NULL, 0, &pj);
+	if (retval)
+		goto out;
+	one = *cur.scan;
+	one.trans = &cur.scan->trans[k];
+	one.ntrans = one.ncommitted = 1;
+	one.start_tid = tid;
+	one.end_tid = tid + 1;
+	one.corrupt = 0;
+	one.fc_live = 0;
+	one.upto_set = 0;
+	memset(&oo, 0, sizeof(oo));
+	oo.data_mode = c->o->data_mode;
+	oo.stamped = 0;
+	oo.outside = 0;
+	oo.list_mappings = 1;
+	retval = e4_order_check(prev.fs, pj, e4_overlay_name(prev.ov), &one,
+				&oo, &orep);
+	if (retval)
+		goto out;
+	if (orep->data_mode_src == E4_DMSRC_INFERRED ||
+	    orep->data_mode == E4_DATA_JOURNAL)
+		c->journaled = 1;
+	retval = find_released(c, &prev, &cur, &cur.scan->trans[k], tx,
+			       commit);
+	for (i = 0; !retval && i < orep->nf; i++) {
+		const struct e4_order_finding *m = &orep->f[i];
+		uint32_t gen = 0;
+		blk64_t b;
+
+		if (m->kind != E4_ORD_MAPPING || m->tid != tid)
+			continue;
+		if (!live_regular(c, cur.fs, m->ino, &gen))
+			continue;
+		for (b = 0; b < m->len && !retval; b++) {
+			struct e4_wlog_finding f;
+			int64_t data;
+			int kind;
+
+			tx->new_blocks++;
+			tx->conversions += !!m->conversion;
+			retval = hput(&c->attr, mkey(m->ino, m->lblk + b),
+				      m->pblk + b,
+				      ((uint64_t)gen << 32) | tid);
+			if (retval)
+				break;
+			if (journaled(cur.scan, k + 1, m->pblk + b))
+				continue;
+			kind = io_order(c, m->pblk + b, commit, &data);
+			if (kind < 0)
+				continue;
+			memset(&f, 0, sizeof(f));
+			f.kind = kind;
+			f.has_tid = 1;
+			f.tid = tid;
+			f.ino = m->ino;
+			f.generation = gen;
+			f.lblk = m->lblk + b;
+			f.pblk = m->pblk + b;
+			f.len = 1;
+			f.conversion = m->conversion;
+			f.data_entry = data;
+			f.commit_entry = commit;
+			tx->violations++;
+			retval = grow((void **)&c->pend, &c->apend,
+				      c->npend + 1, sizeof(*c->pend));
+			if (!retval)
+				c->pend[c->npend++] = f;
+		}
+	}
+out:
+	e4_order_report_free(orep);
+	if (pj)
+		e4_journal_close(pj);
+	rstate_close(&prev);
+	rstate_close(&cur);
+	return retval;
+}
+
+/* ---- persistence points -------------------------------------------------- */
+
+struct pt_arg {
+	struct ctx	*c;
+	errcode_t	err;
+};
+
+/* The state rule for one initialized extent of the point's state. */
+static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
+			void *priv)
+{
+	struct pt_arg *pa = priv;
+	struct ctx *c = pa->c;
+	uint32_t gen;
+	blk64_t i;
+
+	if (r->error || r->unwritten || !live_regular(c, fs, r->ino, &gen))
+		return 0;
+	for (i = 0; i < r->len; i++) {
+		blk64_t l = r->lblk + i, p = r->pblk + i;
+		const struct kv *bm = hfind(&c->base_maps, mkey(r->ino, l));
+		const struct kv *at;
+		struct e4_wlog_finding f;
+		int64_t after, ent;
+		uint64_t s;
+		int ok = 1;
+
+		c->blocks++;
+		if (bm && bm->a == p && bm->b == gen)
+			continue;	/* mapped so in BASE */
+		if (p >= c->nblocks || e4_overlay_lookup(c->cur->ov, p))
+			continue;	/* outside (order.c's), replayed */
+		/* Written since it last became free: since the commit
+		 * write freeing it, else since BASE. */
+		after = freed_at(c, p) - 1;
+		for (s = 0; s < c->spb && ok; s++) {
+			int src = e4_wlog_dev_latest(c->d, p * c->spb + s,
+						     c->point, &ent);
+
+			ok = src != E4_WLOG_SRC_BASE && ent > after;
+		}
+		if (ok)
+			continue;
+		at = hfind(&c->attr, mkey(r->ino, l));
+		memset(&f, 0, sizeof(f));
+		f.kind = E4_WLOG_STALE;
+		if (at && at->a == p && (at->b >> 32) == gen) {
+			f.has_tid = 1;
+			f.tid = (uint32_t)at->b;
+		}
+		f.ino = r->ino;
+		f.generation = gen;
+		f.lblk = l;
+		f.pblk = p;
+		f.len = 1;
+		f.data_entry = -1;
+		f.commit_entry = -1;
+		f.point = c->point;
+		pa->err = add_finding(c, &f);
+		if (pa->err)
+			return 1;
+	}
+	return 0;
+}
+
+struct path_arg {
+	struct ctx	*c;
+	ext2_filsys	fs;
+	ext2_ino_t	dir;
+	char		*dname;
+};
+
+static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
+		   int offset, int blocksize, char *buf, void *priv)
+{
+	struct path_arg *pa = priv;
+	struct e4_wlog_report *rep = pa->c->rep;
+	int len = ext2fs_dirent_name_len(de);
+	size_t i;
+
+	(void)dir;
+	(void)entry;
+	(void)offset;
+	(void)blocksize;
+	(void)buf;
+	if (!de->inode || (len == 1 && de->name[0] == '.') ||
+	    (len == 2 && de->name[0] == '.' && de->name[1] == '.'))
+		return 0;
+	for (i = pa->c->first_f; i < rep->nf; i++) {
+		struct e4_wlog_finding *f = &rep->f[i];
+
+		if (f->ino != de->inode || f->path)
+			continue;
+		if (!pa->dname &&
+		    ext2fs_get_pathname(pa->fs, pa->dir, 0, &pa->dname))
+			return DIRENT_ABORT;
+		if (ext2fs_get_mem(strlen(pa->dname) + len + 2, &f->path))
+			return DIRENT_ABORT;
+		sprintf(f->path, "%s%s%.*s", pa->dname,
+			strcmp(pa->dname, "/") ? "/" : "", len, de->name);
+	}
+	return 0;
+}
+
+/* Name the inodes of this point's findings in @fs: one pass over its
+ * directories. */
+static void name_findings(struct ctx *c, ext2_filsys fs)
+{
+	struct path_arg pa = { c, fs, 0, NULL };
+	ext2_inode_scan scan;
+	ext2_ino_t ino;
+	struct ext2_inode inode;
+
+	if (c->rep->nf == c->first_f || ext2fs_open_inode_scan(fs, 0, &scan))
+		return;
+	while (!ext2fs_get_next_inode(scan, &ino, &inode) && ino) {
+		if (!inode.i_links_count || !LINUX_S_ISDIR(inode.i_mode) ||
+		    (inode.i_flags & EXT4_INLINE_DATA_FL))
+			continue;
+		pa.dir = ino;
+		pa.dname = NULL;
+		ext2fs_dir_iterate2(fs, ino, 0, NULL, path_cb, &pa);
+		ext2fs_free_mem(&pa.dname);
+	}
+	ext2fs_close_inode_scan(scan);
+}
+
+static int fcmp(const void *a, const void *b)
+{
+	const struct e4_wlog_finding *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? 1 : -1;	/* I/O order first */
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->lblk != y->lblk)
+		return x->lblk < y->lblk ? -1 : 1;
+	return 0;
+}
+
+static errcode_t do_point(struct ctx *c, int64_t entry)
+{
+	struct e4_wlog_report *rep = c->rep;
+	struct e4_wlog_point *pt;
+	struct rstate r;
+	struct pt_arg pa = { c, 0 };
+	errcode_t retval;
+	size_t i, n;
+
+	retval = grow((void **)&rep->points, &c->apoints, rep->npoints + 1,
+		      sizeof(*rep->points));
+	if (retval)
+		return retval;
+	pt = &rep->points[rep->npoints++];
+	memset(pt, 0, sizeof(*pt));
+	pt->entry = entry;
+	pt->mark = c->last_mark >= 0 ? c->log->ents[c->last_mark].mark : NULL;
+	c->point = entry;
+	c->first_f = rep->nf;
+	c->blocks = 0;
+	/* I/O-order findings of the commits since the last point. */
+	for (i = 0; i < c->npend; i++) {
+		c->pend[i].point = entry;
+		retval = add_finding(c, &c->pend[i]);
+		if (retval)
+			return retval;
+	}
+	c->npend = 0;
+	retval = e4_wlog_dev_set_point(c->d, entry);
+	if (!retval)
+		retval = rstate_open_dev(c, &r);
+	if (retval)
+		return retval;
+	if (r.j && r.scan->fail) {
+		struct e4_wlog_finding f;
+
+		memset(&f, 0, sizeof(f));
+		f.kind = E4_WLOG_UNRECOVERABLE;
+		f.data_entry = f.commit_entry = -1;
+		f.point = entry;
+		pt->fail = r.scan->fail;
+		rep->unrecoverable++;
+		retval = add_finding(c, &f);
+		goto out;
+	}
+	if (r.j) {
+		n = r.scan->ncommitted;
+		if (n) {
+			retval = ext2fs_get_array(n, sizeof(*pt->tids),
+						  &pt->tids);
+			if (retval)
+				goto out;
+		}
+		for (i = 0; i < n; i++)
+			pt->tids[i] = r.scan->trans[i].tid;
+		pt->ntids = n;
+	}
+	retval = rstate_open_k(c, &r, r.j ? r.scan->ncommitted : 0);
+	if (retval)
+		goto out;
+	c->cur = &r;
+	retval = e4_fs_extents(r.fs, 0, point_ext_cb, &pa, NULL);
+	c->cur = NULL;
+	if (retval == E4_ERR_EXT_ABORTED)
+		retval = pa.err;
+	if (retval)
+		goto out;
+	pt->blocks = c->blocks;
+	name_findings(c, r.fs);
+out:
+	pt->first_f = c->first_f;
+	pt->nf = rep->nf - c->first_f;
+	if (pt->nf > 1)
+		qsort(rep->f + pt->first_f, pt->nf, sizeof(*rep->f), fcmp);
+	rstate_close(&r);
+	return retval;
+}
+
+/* ---- the check ----------------------------------------------------------- */
+
+void e4_wlog_report_free(struct e4_wlog_report *rep)
+{
+	size_t i;
+
+	if (!rep)
+		return;
+	for (i = 0; i < rep->nf; i++)
+		ext2fs_free_mem(&rep->f[i].path);
+	for (i = 0; i < rep->npoints; i++)
+		ext2fs_free_mem(&rep->points[i].tids);
+	ext2fs_free_mem(&rep->f);
+	ext2fs_free_mem(&rep->points);
+	ext2fs_free_mem(&rep->txns);
+	ext2fs_free_mem(&rep);
+}
+
+errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
+			struct e4_wlog_report **ret)
+{
+	struct ctx c;
+	struct e4_wlog_report *rep = NULL;
+	errcode_t retval;
+	uint64_t i;
+
+	*ret = NULL;
+	memset(&c, 0, sizeof(c));
+	c.d = d;
+	c.o = o;
+	c.log = e4_wlog_dev_log(d);
+	c.last_mark = -1;
+	retval = ext2fs_get_memzero(sizeof(*rep), &rep);
+	if (retval)
+		return retval;
+	c.rep = rep;
+	retval = load_base(&c);
+	if (retval)
+		goto out;
+	for (i = 0; i < c.log->nr_entries; i++)
+		if (c.log->ents[i].flags & E4_WLOG_FLUSH)
+			c.nflushes++;
+	if (c.nflushes) {
+		retval = ext2fs_get_array(c.nflushes, sizeof(*c.flushes),
+					  &c.flushes);
+		if (retval)
+			goto out;
+	}
+	for (i = 0, c.nflushes = 0; i < c.log->nr_entries; i++)
+		if (c.log->ents[i].flags & E4_WLOG_FLUSH)
+			c.flushes[c.nflushes++] = (int64_t)i;
+
+	for (i = 0; i < c.log->nr_entries; i++) {
+		const struct e4_wlog_entry *e = &c.log->ents[i];
+		int64_t tid;
+
+		if (e->flags & E4_WLOG_MARK)
+			c.last_mark = (int64_t)i;
+		if (!(e->flags & E4_WLOG_DISCARD)) {
+			tid = commit_in(&c, e);
+			if (tid >= 0) {
+				retval = do_commit(&c, (uint32_t)tid,
+						   (int64_t)i);
+				if (retval)
+					goto out;
+			}
+		}
+		if (e4_wlog_is_point(e, o->marks)) {
+			retval = do_point(&c, (int64_t)i);
+			if (retval)
+				goto out;
+		}
+	}
+	if (c.npend)
+		warn(rep, "%zu I/O-order finding(s) after the last "
+		     "persistence point are not reported", c.npend);
+
+	rep->data_mode = o->data_mode;
+	rep->data_mode_src = E4_DMSRC_GIVEN;
+	if (o->data_mode == E4_DATA_AUTO) {
+		rep->data_mode = c.journaled ? E4_DATA_JOURNAL :
+			E4_DATA_ORDERED;
+		rep->data_mode_src = c.journaled ? E4_DMSRC_INFERRED :
+			E4_DMSRC_ASSUMED;
+	}
+	/* data=writeback promises no data ordering: notes. */
+	if (rep->data_mode == E4_DATA_WRITEBACK &&
+	    rep->data_mode_src == E4_DMSRC_GIVEN) {
+		rep->violations = rep->violation_blocks = rep->notes = 0;
+		for (i = 0; i < rep->nf; i++) {
+			struct e4_wlog_finding *f = &rep->f[i];
+
+			if (f->kind != E4_WLOG_UNRECOVERABLE)
+				f->permitted = 1;
+			if (f->permitted) {
+				rep->notes++;
+			} else {
+				rep->violations++;
+				rep->violation_blocks += f->len;
+			}
+		}
+	}
+out:
+	if (c.base_used)
+		ext2fs_free_block_bitmap(c.base_used);
+	hfree(&c.base_maps);
+	hfree(&c.attr);
+	hfree(&c.released);
+	ext2fs_free_mem(&c.jruns);
+	ext2fs_free_mem(&c.flushes);
+	ext2fs_free_mem(&c.pend);
+	ext2fs_free_mem(&c.buf);
+	ext2fs_free_mem(&c.buf2);
+	ext2fs_free_mem(&c.ibuf);
+	if (retval) {
+		e4_wlog_report_free(rep);
+		return retval;
+	}
+	*ret = rep;
+	return 0;
+}
