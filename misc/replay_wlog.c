@@ -636,7 +636,7 @@ int e4replay_wlog_main(int argc, char **argv)
 	int c, rc, modes;
 
 	memset(&w, 0, sizeof(w));
-	optind = 1;
+	optind = 0;
 	while ((c = getopt_long(argc, argv, "vo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'W':
