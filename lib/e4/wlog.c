@@ -121,7 +121,7 @@ errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 	e4_wlog_t log = NULL;
 	unsigned char sb[512], *hdr = NULL;
 	blk64_t size;
-	uint64_t i, off, next, ss;
+	uint64_t i, off, next, ss, cap;
 	errcode_t retval;
 
 	*ret = NULL;
@@ -166,21 +166,22 @@ errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 		retval = E4_ERR_WLOG_SECTORSIZE;
 		goto fail;
 	}
-	/* Each entry takes a header sector: more entries than the file has
-	 * sectors cannot be, whatever they hold. */
-	if (log->nr_entries > log->file_size / ss) {
-		retval = E4_ERR_WLOG_NR_ENTRIES;
-		goto fail;
-	}
+	/* Each entry takes a header sector: the file holds at most @cap
+	 * entries, whatever nr_entries says (the array is sized by it). */
+	cap = log->file_size / ss - 1;
+	if (cap > log->nr_entries)
+		cap = log->nr_entries;
 	retval = io_channel_set_blksize(log->io, (int)ss);
 	if (!retval)
 		retval = ext2fs_get_mem(ss, &hdr);
-	if (!retval && log->nr_entries)
-		retval = ext2fs_get_arrayzero(log->nr_entries,
-					      sizeof(*log->ents), &log->ents);
+	if (!retval && cap)
+		retval = ext2fs_get_arrayzero(cap, sizeof(*log->ents),
+					      &log->ents);
 	if (retval)
 		goto fail;
 	for (i = 0, off = ss; i < log->nr_entries; i++, off = next) {
+		/* Past @cap entries the file has less than a sector left:
+		 * one of these two holds before ents[i] is touched. */
 		if (off >= log->file_size) {
 			retval = E4_ERR_WLOG_NR_ENTRIES;
 			break;
@@ -198,6 +199,7 @@ errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 	if (retval) {
 		if (bad_entry)
 			*bad_entry = i;
+		log->nr_entries = i < cap ? i + 1 : cap;	/* to free */
 		goto fail;
 	}
 	log->extra_bytes = log->file_size - off;
