@@ -377,9 +377,24 @@ static void print_entry_or_never(int64_t e)
 		printf("entry %lld", (long long)e);
 }
 
-static void print_finding_text(const struct e4_wlog_finding *f)
+/* Same stale block run at two points. */
+static int same_run(const struct e4_wlog_finding *a,
+		    const struct e4_wlog_finding *b)
 {
-	printf("  point %lld: ", (long long)f->point);
+	return a->kind == b->kind && a->permitted == b->permitted &&
+		a->has_tid == b->has_tid && a->tid == b->tid &&
+		a->ino == b->ino && a->generation == b->generation &&
+		a->lblk == b->lblk && a->pblk == b->pblk && a->len == b->len;
+}
+
+static void print_finding_text(const struct e4_wlog_finding *f,
+			       int64_t last, size_t npoints)
+{
+	if (npoints > 1)
+		printf("  points %lld-%lld (%zu): ", (long long)f->point,
+		       (long long)last, npoints);
+	else
+		printf("  point %lld: ", (long long)f->point);
 	if (f->kind == E4_WLOG_UNRECOVERABLE) {
 		printf("unrecoverable: the kernel's journal recovery fails "
 		       "here\n");
@@ -397,8 +412,8 @@ static void print_finding_text(const struct e4_wlog_finding *f)
 	       (unsigned long long)f->pblk, (unsigned long long)f->len);
 	switch (f->kind) {
 	case E4_WLOG_STALE:
-		printf(": no entry up to %lld wrote it since it was last "
-		       "free; stale data exposed%s", (long long)f->point,
+		printf(": no entry up to the point wrote it since it was "
+		       "last free; stale data exposed%s",
 		       f->has_tid ? "" : " (mapping's transaction unknown)");
 		break;
 	case E4_WLOG_NO_DATA:
@@ -424,6 +439,7 @@ static void print_check_text(const struct e4w_input *in,
 {
 	size_t i, np = 0;
 	uint64_t bad_points = 0;
+	char *shown;
 
 	for (i = 0; i < rep->ntxns; i++)
 		np += rep->txns[i].committed;
@@ -482,9 +498,35 @@ static void print_check_text(const struct e4w_input *in,
 		printf("(points without findings not shown; -v shows every "
 		       "point and transaction)\n");
 	if (rep->nf)
-		printf("findings:\n");
-	for (i = 0; i < rep->nf; i++)
-		print_finding_text(&rep->f[i]);
+		printf("findings (a stale run found at consecutive points is "
+		       "shown once):\n");
+	shown = calloc(rep->nf ? rep->nf : 1, 1);
+	for (i = 0; i < rep->nf; i++) {
+		const struct e4_wlog_finding *f = &rep->f[i];
+		size_t pi, k, n = 1;
+		int64_t last = f->point;
+
+		if (shown && shown[i])
+			continue;
+		/* Follow it through the next points while it recurs. */
+		for (pi = 0; pi < rep->npoints &&
+		     rep->points[pi].entry != (uint64_t)f->point; pi++)
+			;
+		while (f->kind == E4_WLOG_STALE && shown && ++pi < rep->npoints) {
+			const struct e4_wlog_point *p = &rep->points[pi];
+
+			for (k = p->first_f; k < p->first_f + p->nf; k++)
+				if (!shown[k] && same_run(f, &rep->f[k]))
+					break;
+			if (k == p->first_f + p->nf)
+				break;
+			shown[k] = 1;
+			last = p->entry;
+			n++;
+		}
+		print_finding_text(f, last, n);
+	}
+	free(shown);
 	printf("%s: %llu violation(s) (%llu blocks) at %llu point(s), %llu "
 	       "note(s)\n", rep->violations ? "FAIL" : "OK",
 	       (unsigned long long)rep->violations,

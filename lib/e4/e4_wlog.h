@@ -280,9 +280,6 @@ struct e4_wlog_point {
 	size_t		first_f, nf;	/* its findings in rep->f */
 	uint64_t	blocks;		/* initialized regular-file blocks
 					 * checked */
-	int		reused;		/* the scan of the point before was
-					 * reused (journal and metadata
-					 * unchanged) */
 	errcode_t	fail;		/* the kernel's recovery fails (the
 					 * scan's fail code), or 0 */
 };
