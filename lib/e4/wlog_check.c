@@ -103,12 +103,6 @@ static void hfree(struct hmap *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* (ino, lblk) as a key: ext4 logical blocks fit in 32 bits. */
-static uint64_t mkey(ext2_ino_t ino, blk64_t lblk)
-{
-	return ((uint64_t)ino << 32) | (lblk & 0xffffffffULL);
-}
-
 /* ---- the context --------------------------------------------------------- */
 
 /* A replayed state: the device at a point, its journal and S_k. */
@@ -123,9 +117,19 @@ struct rstate {
 	errcode_t		jerr;	/* journal open error (none: 0) */
 };
 
-/* An I/O-order finding waiting for the next persistence point. */
-struct pend {
-	struct e4_wlog_finding	f;
+/* A run of new initialized mappings a commit made (attribution). */
+struct arun {
+	ext2_ino_t	ino;
+	uint32_t	gen, tid;
+	blk64_t		lblk, pblk, len;
+	size_t		next;		/* index + 1 of the inode's previous
+					 * run, 0 none */
+};
+
+/* Blocks [start, end) last freed by the commit write at entry @entry. */
+struct rel {
+	blk64_t		start, end;
+	int64_t		entry;
 };
 
 struct ctx {
@@ -142,12 +146,12 @@ struct ctx {
 	ext2_ino_t		first_ino;
 	ext2_ino_t		special[6];	/* journal, quota, orphan inos */
 	ext2fs_block_bitmap	base_used;	/* BASE's block bitmap */
-	struct hmap		base_maps;	/* (ino,lblk) -> pblk, gen:
-						 * initialized in BASE */
-	struct hmap		attr;		/* (ino,lblk) -> pblk,
-						 * gen << 32 | tid */
-	struct hmap		released;	/* pblk -> entry + 1 of the
-						 * commit write freeing it */
+	struct arun		*attr;		/* new mappings, commit order */
+	size_t			nattr, aattr;
+	struct hmap		attr_head;	/* ino -> index + 1 of its
+						 * newest run */
+	struct rel		*rel;		/* freed runs, by start */
+	size_t			nrel, arel;
 	int64_t			*flushes;	/* FLUSH entries, sorted */
 	size_t			nflushes;
 	struct e4_wlog_finding	*pend;		/* I/O-order findings */
@@ -156,6 +160,7 @@ struct ctx {
 	unsigned char		*buf, *buf2;	/* one fs block each */
 	unsigned char		*ibuf;		/* one inode */
 	int64_t			last_mark;	/* entry of the last MARK */
+	int			fc_warned;
 	/* the point being checked */
 	struct rstate		*cur;
 	int64_t			point;
@@ -359,26 +364,10 @@ count:
 
 /* ---- BASE ---------------------------------------------------------------- */
 
-static int base_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
-		       void *priv)
-{
-	struct ctx *c = priv;
-	uint32_t gen;
-	blk64_t i;
-
-	if (r->error || r->unwritten || !live_regular(c, fs, r->ino, &gen))
-		return 0;
-	for (i = 0; i < r->len; i++)
-		if (hput(&c->base_maps, mkey(r->ino, r->lblk + i),
-			 r->pblk + i, gen))
-			return 1;
-	return 0;
-}
-
 /*
  * BASE as recovery leaves it (point -1): its journal's runs (to find the
- * commit writes), its block bitmap (free blocks), its initialized
- * regular-file mappings.
+ * commit writes) and its block bitmap (free blocks; an rbtree bitmap: its
+ * size follows the free-space runs, not the device).
  */
 static errcode_t load_base(struct ctx *c)
 {
@@ -431,15 +420,12 @@ static errcode_t load_base(struct ctx *c)
 		warn(c->rep, "BASE's journal cannot be recovered (%s): BASE "
 		     "is read as it is", error_message(r.scan->fail));
 	retval = rstate_open_k(c, &r, r.scan->fail ? 0 : r.scan->ncommitted);
-	if (!retval)
-		retval = ext2fs_read_block_bitmap(r.fs);
 	if (retval)
 		goto out;
-	retval = ext2fs_copy_bitmap(r.fs->block_map, &c->base_used);
+	r.fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	retval = ext2fs_read_block_bitmap(r.fs);
 	if (!retval)
-		retval = e4_fs_extents(r.fs, 0, base_ext_cb, c, NULL);
-	if (retval == E4_ERR_EXT_ABORTED)
-		retval = EXT2_ET_NO_MEMORY;
+		retval = ext2fs_copy_bitmap(r.fs->block_map, &c->base_used);
 out:
 	rstate_close(&r);
 	return retval;
@@ -483,13 +469,108 @@ static int64_t commit_in(struct ctx *c, const struct e4_wlog_entry *e)
 	return -1;
 }
 
-/* Entry + 1 of the commit write that last freed @pblk before @before, or
- * 0 (never freed in the log). */
+/* Entry + 1 of the commit write that last freed @pblk, or 0 (never
+ * freed in the log so far). */
 static int64_t freed_at(struct ctx *c, blk64_t pblk)
 {
-	const struct kv *e = hfind(&c->released, pblk);
+	size_t lo = 0, hi = c->nrel;
 
-	return e ? (int64_t)e->a : 0;
+	while (lo < hi) {	/* first run ending after pblk */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->rel[mid].end <= pblk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nrel && c->rel[lo].start <= pblk)
+		return c->rel[lo].entry + 1;
+	return 0;
+}
+
+/* Blocks [@start, @end) freed by the commit write at @entry, the newest:
+ * it replaces what the runs said of them. */
+static errcode_t rel_add(struct ctx *c, blk64_t start, blk64_t end,
+			 int64_t entry)
+{
+	struct rel left = { 0, 0, 0 }, right = { 0, 0, 0 };
+	size_t a = 0, b, hi = c->nrel, nins;
+	errcode_t retval;
+
+	while (a < hi) {	/* first run ending after start */
+		size_t mid = a + (hi - a) / 2;
+
+		if (c->rel[mid].end <= start)
+			a = mid + 1;
+		else
+			hi = mid;
+	}
+	for (b = a; b < c->nrel && c->rel[b].start < end; b++)
+		;
+	/* Runs a..b-1 overlap [start, end): keep what sticks out. */
+	if (a < b && c->rel[a].start < start) {
+		left = c->rel[a];
+		left.end = start;
+	}
+	if (a < b && c->rel[b - 1].end > end) {
+		right = c->rel[b - 1];
+		right.start = end;
+	}
+	nins = 1 + (left.end > left.start) + (right.end > right.start);
+	retval = grow((void **)&c->rel, &c->arel, c->nrel - (b - a) + nins,
+		      sizeof(*c->rel));
+	if (retval)
+		return retval;
+	memmove(c->rel + a + nins, c->rel + b,
+		(c->nrel - b) * sizeof(*c->rel));
+	c->nrel = c->nrel - (b - a) + nins;
+	if (left.end > left.start)
+		c->rel[a++] = left;
+	c->rel[a].start = start;
+	c->rel[a].end = end;
+	c->rel[a++].entry = entry;
+	if (right.end > right.start)
+		c->rel[a] = right;
+	return 0;
+}
+
+/* Record a run of new mappings of commit @tid. */
+static errcode_t attr_add(struct ctx *c, ext2_ino_t ino, uint32_t gen,
+			  uint32_t tid, blk64_t lblk, blk64_t pblk, blk64_t len)
+{
+	const struct kv *h = hfind(&c->attr_head, ino);
+	struct arun *r;
+	errcode_t retval;
+
+	retval = grow((void **)&c->attr, &c->aattr, c->nattr + 1,
+		      sizeof(*c->attr));
+	if (retval)
+		return retval;
+	r = &c->attr[c->nattr++];
+	r->ino = ino;
+	r->gen = gen;
+	r->tid = tid;
+	r->lblk = lblk;
+	r->pblk = pblk;
+	r->len = len;
+	r->next = h ? h->a : 0;
+	return hput(&c->attr_head, ino, c->nattr, 0);
+}
+
+/* The newest run of new mappings covering (@ino, @lblk), or NULL. */
+static const struct arun *attr_find(struct ctx *c, ext2_ino_t ino,
+				    blk64_t lblk)
+{
+	const struct kv *h = hfind(&c->attr_head, ino);
+	size_t i;
+
+	for (i = h ? h->a : 0; i; i = c->attr[i - 1].next) {
+		const struct arun *r = &c->attr[i - 1];
+
+		if (r->lblk <= lblk && lblk < r->lblk + r->len)
+			return r;
+	}
+	return NULL;
 }
 
 /* First FLUSH entry after @after, or INT64_MAX. */
@@ -506,6 +587,13 @@ static int64_t next_flush(struct ctx *c, int64_t after)
 			hi = mid;
 	}
 	return lo < c->nflushes ? c->flushes[lo] : INT64_MAX;
+}
+
+/* Bit @bit went 1 (c->buf, S_(k-1)) -> 0 (c->buf2, S_k). */
+static int freed_bit(const struct ctx *c, unsigned int bit)
+{
+	return ((c->buf[bit >> 3] >> (bit & 7)) & 1) &&
+		!((c->buf2[bit >> 3] >> (bit & 7)) & 1);
 }
 
 /* Blocks T frees: its logged block bitmap blocks, 1 in S_(k-1), 0 in
@@ -540,16 +628,18 @@ static errcode_t find_released(struct ctx *c, struct rstate *prev,
 		nbits = (unsigned int)(ext2fs_group_last_block2(fs, g) - first
 				       + 1);
 		for (bit = 0; bit < nbits && bit < c->bs * 8; bit++) {
-			int was = (c->buf[bit >> 3] >> (bit & 7)) & 1;
-			int now = (c->buf2[bit >> 3] >> (bit & 7)) & 1;
+			unsigned int e;
 
-			if (!was || now)
+			if (!freed_bit(c, bit))
 				continue;
-			retval = hput(&c->released, first + bit,
-				      (uint64_t)commit + 1, 0);
+			for (e = bit + 1; e < nbits && e < c->bs * 8 &&
+			     freed_bit(c, e); e++)
+				;
+			retval = rel_add(c, first + bit, first + e, commit);
 			if (retval)
 				return retval;
-			tx->released++;
+			tx->released += e - bit;
+			bit = e;
 		}
 	}
 	return 0;
@@ -630,7 +720,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	if (retval)
 		return retval;
 	if (!cur.j || cur.scan->fail)
-		goto out;
+		goto out;	/* nothing replayable: no state to diff */
 	for (k = 0; k < cur.scan->ncommitted; k++)
 		if (cur.scan->trans[k].tid == tid)
 			break;
@@ -683,6 +773,8 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 			continue;
 		if (!live_regular(c, cur.fs, m->ino, &gen))
 			continue;
+		retval = attr_add(c, m->ino, gen, tid, m->lblk, m->pblk,
+				  m->len);
 		for (b = 0; b < m->len && !retval; b++) {
 			struct e4_wlog_finding f;
 			int64_t data;
@@ -690,11 +782,6 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 
 			tx->new_blocks++;
 			tx->conversions += !!m->conversion;
-			retval = hput(&c->attr, mkey(m->ino, m->lblk + b),
-				      m->pblk + b,
-				      ((uint64_t)gen << 32) | tid);
-			if (retval)
-				break;
 			if (journaled(cur.scan, k + 1, m->pblk + b))
 				continue;
 			kind = io_order(c, m->pblk + b, commit, &data);
@@ -748,21 +835,25 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 		return 0;
 	for (i = 0; i < r->len; i++) {
 		blk64_t l = r->lblk + i, p = r->pblk + i;
-		const struct kv *bm = hfind(&c->base_maps, mkey(r->ino, l));
-		const struct kv *at;
+		const struct arun *at = attr_find(c, r->ino, l);
 		struct e4_wlog_finding f;
 		int64_t after, ent;
 		uint64_t s;
 		int ok = 1;
 
 		c->blocks++;
-		if (bm && bm->a == p && bm->b == gen)
-			continue;	/* mapped so in BASE */
+		if (at && (at->pblk + (l - at->lblk) != p || at->gen != gen))
+			at = NULL;	/* not this mapping */
 		if (p >= c->nblocks || e4_overlay_lookup(c->cur->ov, p))
 			continue;	/* outside (order.c's), replayed */
 		/* Written since it last became free: since the commit
 		 * write freeing it, else since BASE. */
 		after = freed_at(c, p) - 1;
+		/* In use in BASE, never freed since, and no commit mapped
+		 * it anew: the mapping BASE had. */
+		if (!at && after < 0 &&
+		    ext2fs_test_block_bitmap2(c->base_used, p))
+			continue;
 		for (s = 0; s < c->spb && ok; s++) {
 			int src = e4_wlog_dev_latest(c->d, p * c->spb + s,
 						     c->point, &ent);
@@ -771,12 +862,11 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 		}
 		if (ok)
 			continue;
-		at = hfind(&c->attr, mkey(r->ino, l));
 		memset(&f, 0, sizeof(f));
 		f.kind = E4_WLOG_STALE;
-		if (at && at->a == p && (at->b >> 32) == gen) {
+		if (at) {
 			f.has_tid = 1;
-			f.tid = (uint32_t)at->b;
+			f.tid = at->tid;
 		}
 		f.ino = r->ino;
 		f.generation = gen;
@@ -903,17 +993,33 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 		retval = rstate_open_dev(c, &r);
 	if (retval)
 		return retval;
-	if (r.j && r.scan->fail) {
+	if (r.jerr != E4_ERR_NO_JOURNAL && (r.jerr || r.scan->fail)) {
+		/* The kernel refuses this journal (its superblock, or the
+		 * recovery fails): the state is lost. */
 		struct e4_wlog_finding f;
 
 		memset(&f, 0, sizeof(f));
 		f.kind = E4_WLOG_UNRECOVERABLE;
 		f.data_entry = f.commit_entry = -1;
 		f.point = entry;
-		pt->fail = r.scan->fail;
+		pt->fail = r.jerr ? r.jerr : r.scan->fail;
 		rep->unrecoverable++;
 		retval = add_finding(c, &f);
 		goto out;
+	}
+	if (r.j && r.scan->fc_live && !c->fc_warned) {
+		c->fc_warned = 1;
+		warn(rep, "live fast commits at entry %lld and maybe later: "
+		     "their replay is not modelled, full commits only",
+		     (long long)entry);
+	}
+	/* needs_recovery clear: the kernel wipes the log instead of
+	 * replaying it (ext4_load_journal()). */
+	if (r.j && !ext2fs_has_feature_journal_needs_recovery(r.dfs->super)) {
+		e4_jscan_free(r.scan);
+		r.scan = NULL;
+		e4_journal_close(r.j);
+		r.j = NULL;
 	}
 	if (r.j) {
 		n = r.scan->ncommitted;
@@ -1053,9 +1159,9 @@ errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 out:
 	if (c.base_used)
 		ext2fs_free_block_bitmap(c.base_used);
-	hfree(&c.base_maps);
-	hfree(&c.attr);
-	hfree(&c.released);
+	hfree(&c.attr_head);
+	ext2fs_free_mem(&c.attr);
+	ext2fs_free_mem(&c.rel);
 	ext2fs_free_mem(&c.jruns);
 	ext2fs_free_mem(&c.flushes);
 	ext2fs_free_mem(&c.pend);
