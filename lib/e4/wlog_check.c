@@ -160,7 +160,7 @@ struct ctx {
 	unsigned char		*buf, *buf2;	/* one fs block each */
 	unsigned char		*ibuf;		/* one inode */
 	int64_t			last_mark;	/* entry of the last MARK */
-	int			fc_warned;
+	int			fc_warned, unreplayable_warned;
 	/* the point being checked */
 	struct rstate		*cur;
 	int64_t			point;
@@ -719,8 +719,16 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 		retval = rstate_open_dev(c, &cur);
 	if (retval)
 		return retval;
-	if (!cur.j || cur.scan->fail)
-		goto out;	/* nothing replayable: no state to diff */
+	if (!cur.j || cur.scan->fail) {
+		/* Nothing replayable: no state to diff. */
+		if (!c->unreplayable_warned++)
+			warn(rep, "entry %lld writes the commit block of tid "
+			     "%u but the journal there is not replayable "
+			     "(%s): this and such later commits not checked",
+			     (long long)commit, tid,
+			     error_message(cur.j ? cur.scan->fail : cur.jerr));
+		goto out;
+	}
 	for (k = 0; k < cur.scan->ncommitted; k++)
 		if (cur.scan->trans[k].tid == tid)
 			break;
