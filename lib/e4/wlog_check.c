@@ -659,32 +659,43 @@ static int journaled(const struct e4_jscan *s, size_t k, blk64_t b)
 	return 0;
 }
 
-/* The I/O-order rule for one newly mapped block @pblk of T at commit
- * write @commit (entry flags @cflags): the finding kind, or -1 if fine;
- * *@data the data write found. */
+/*
+ * The I/O-order rule for one newly mapped block @pblk of a transaction
+ * whose commit write is entry @commit: the finding kind, or -1 if fine;
+ * *@data the data write found (the last of its sectors' first writes
+ * since the block was last freed).  A sector is durable before the commit
+ * when one of its writes since then is followed by a FLUSH before the
+ * commit write, or carries FUA; a commit write with FLUSH (PREFLUSH)
+ * makes every earlier write durable.
+ */
 static int io_order(struct ctx *c, blk64_t pblk, int64_t commit,
 		    int64_t *data)
 {
-	int64_t after = freed_at(c, pblk) - 1, last = -1, w, f;
+	int64_t after = freed_at(c, pblk) - 1, last = -1, w;
+	int durable = 1;
 	uint64_t s;
 
 	for (s = 0; s < c->spb; s++) {
-		w = e4_wlog_dev_first_write(c->d, pblk * c->spb + s, after,
-					    commit);
+		uint64_t sec = pblk * c->spb + s;
+		int ok = 0;
+
+		w = e4_wlog_dev_first_write(c->d, sec, after, commit);
 		if (w < 0) {
 			*data = -1;
 			return E4_WLOG_NO_DATA;
 		}
 		if (w > last)
 			last = w;
+		for (; w >= 0 && !ok;
+		     w = e4_wlog_dev_first_write(c->d, sec, w, commit))
+			ok = (c->log->ents[w].flags & E4_WLOG_FUA) ||
+				next_flush(c, w) < commit;
+		durable &= ok;
 	}
 	*data = last;
-	if (c->log->ents[commit].flags & E4_WLOG_FLUSH)
+	if (durable || (c->log->ents[commit].flags & E4_WLOG_FLUSH))
 		return -1;
-	if (c->log->ents[last].flags & E4_WLOG_FUA)
-		return -1;
-	f = next_flush(c, last);
-	return f < commit ? -1 : E4_WLOG_NO_FLUSH;
+	return E4_WLOG_NO_FLUSH;
 }
 
 /*
