@@ -1,5 +1,6 @@
-# test_lib.sh --- shell helpers for the image tests; a test script starts
-# with: . "$TOP/tests/test_lib.sh"
+# common.sh --- the shell helpers every image test uses (loaded by
+# tests/test_lib.sh): failing and skipping, assertions, private copies of
+# the bundled images, loop mounts, journal block surgery, field readers.
 # Each script runs in its own empty directory $T with set -e.
 
 fail() { echo "FAIL: $*"; exit 1; }
