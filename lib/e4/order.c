@@ -59,9 +59,11 @@ struct bmcache {
 	unsigned char	*buf;
 };
 
-/* One state S_k. */
+/* One state S_k: its map (plan.c), the overlay serving it on the
+ * image's channel, and the fs open on that overlay. */
 struct state {
 	size_t		k;
+	struct e4_state	map;
 	e4_overlay_t	ov;
 	ext2_filsys	fs;
 	struct bmcache	bb, ib;
@@ -70,7 +72,7 @@ struct state {
 struct ctx {
 	ext2_filsys		fs0;
 	e4_journal_t		j;
-	const char		*image;
+	const struct e4_plan	*plan;
 	const struct e4_jscan	*scan;
 	const struct e4_order_opts *opts;
 	struct e4_order_report	*rep;
@@ -90,8 +92,6 @@ struct ctx {
 	size_t			ntouched, atouched;
 	unsigned char		*buf;	/* CHUNK_BLOCKS blocks */
 	unsigned char		*ibuf;	/* one inode */
-	struct e4_ovl_ent	*map;	/* the map of the last state built */
-	size_t			nmap;
 	int			mode_explicit;	/* ordered/writeback known */
 	uint64_t		data_journaled;
 	size_t			tx_first_f;	/* first finding of this tx */
@@ -444,38 +444,41 @@ out:
 
 /* ---- states and bitmaps ------------------------------------------------ */
 
+/* Close the fs of @st; its map and overlay stay for the next state. */
 static void state_close(struct state *st)
 {
 	if (st->fs)
 		ext2fs_close_free(&st->fs);
-	e4_overlay_free(st->ov);
 	ext2fs_free_mem(&st->bb.buf);
 	ext2fs_free_mem(&st->ib.buf);
+	st->bb.g = st->ib.g = -1;
+}
+
+static void state_free(struct state *st)
+{
+	state_close(st);
+	e4_overlay_free(st->ov);
+	e4_state_free(&st->map);
 	memset(st, 0, sizeof(*st));
 }
 
-/* Open S_k; c->map holds S_(k-1)'s map on entry and S_k's on success
- * (state 0: the empty map). */
+/* Open S_k in @st: its map advanced (or set back) to k, an fs open on
+ * the overlay that serves it over the image's own channel. */
 static errcode_t state_open(struct ctx *c, size_t k, struct state *st)
 {
-	struct e4_ovl_ent *ents = NULL;
-	size_t n = 0;
 	errcode_t retval = 0;
 
-	memset(st, 0, sizeof(*st));
-	st->k = k;
-	st->bb.g = st->ib.g = -1;
-	if (k) {
-		retval = e4_overlay_map_next(c->j, &c->scan->trans[k - 1],
-					     c->map, c->nmap, &ents, &n);
+	state_close(st);
+	if (!st->ov) {
+		retval = e4_state_init(c->plan, &st->map);
+		if (!retval)
+			retval = e4_overlay_create(c->fs0->io, c->j->io, c->bs,
+						   &st->map, &st->ov);
 		if (retval)
 			return retval;
-		ext2fs_free_mem(&c->map);
-		c->map = ents;
-		c->nmap = n;
 	}
-	retval = e4_overlay_create(c->image, c->j->io, c->bs, c->map,
-				   c->nmap, &st->ov);
+	st->k = k;
+	retval = e4_state_seek(&st->map, k);
 	if (!retval)
 		retval = e4_overlay_open_fs(st->ov, 0, &st->fs);
 	if (!retval && st->fs->blocksize != c->bs)
@@ -649,7 +652,7 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 	m->n = m->ntree = 0;
 	m->err = 0;
 	itb = itable_block_of(fs, ino);
-	m->lost = !e4_overlay_lookup(st->ov, itb) && is_ahead(c, itb);
+	m->lost = !e4_state_lookup(&st->map, itb) && is_ahead(c, itb);
 	if ((inode->i_flags & EXT4_INLINE_DATA_FL) ||
 	    !ext2fs_inode_has_valid_blocks2(fs, inode))
 		return 0;
@@ -690,7 +693,7 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 		return retval;
 	xsort(m->r, m->n, sizeof(*m->r), run_cmp);
 	for (i = 0; i < m->ntree && !m->lost; i++)
-		if (!e4_overlay_lookup(st->ov, m->tree[i]) &&
+		if (!e4_state_lookup(&st->map, m->tree[i]) &&
 		    is_ahead(c, m->tree[i]))
 			m->lost = 1;
 	return 0;
@@ -882,7 +885,7 @@ static errcode_t check_segment(struct ctx *c, struct state *st,
 		if (retval)
 			return retval;
 		for (b = 0; b < n && !retval; b++) {
-			const struct e4_ovl_ent *e;
+			const struct e4_copy *e;
 			unsigned char *d = c->buf + b * c->bs;
 			size_t stale;
 
@@ -898,7 +901,7 @@ static errcode_t check_segment(struct ctx *c, struct state *st,
 				if (retval)
 					break;
 			}
-			e = e4_overlay_lookup(st->ov, p + b);
+			e = e4_state_lookup(&st->map, p + b);
 			f.evidence = e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
 			f.evid_tid = e ? e->tid : 0;
 			stale = e4_stamp_block_stale(d, p + b, c->bs);
@@ -1077,7 +1080,7 @@ static errcode_t do_inode(struct ctx *c, struct state *prev,
 	} else {
 		blk64_t itb = itable_block_of(prev->fs, ino);
 
-		p->lost = !e4_overlay_lookup(prev->ov, itb) &&
+		p->lost = !e4_state_lookup(&prev->map, itb) &&
 			is_ahead(c, itb);
 	}
 	retval = add_pruns(c, ino, regular && !exempt, a);
@@ -1428,7 +1431,7 @@ static errcode_t check_outside(struct ctx *c, struct state *st)
 					f.lblk = l;
 					f.pblk = p;
 					f.len = 1;
-					f.evidence = e4_overlay_lookup(st->ov,
+					f.evidence = e4_state_lookup(&st->map,
 								       p) ?
 						E4_EVID_JOURNAL : E4_EVID_IMAGE;
 					f.stale_units = s;
@@ -1546,7 +1549,6 @@ out:
 static void ctx_free(struct ctx *c)
 {
 	ext2fs_free_mem(&c->meta);
-	ext2fs_free_mem(&c->map);
 	ext2fs_free_mem(&c->ahead);
 	ext2fs_free_mem(&c->seen);
 	ext2fs_free_mem(&c->pend);
@@ -1570,27 +1572,27 @@ void e4_order_report_free(struct e4_order_report *rep)
 	ext2fs_free_mem(&rep);
 }
 
-errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
-			 const struct e4_jscan *scan,
+errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			 const struct e4_order_opts *opts,
 			 struct e4_order_report **ret)
 {
 	struct ctx c;
 	struct e4_order_report *rep = NULL;
-	struct state prev, cur;
+	const struct e4_jscan *scan = plan->scan;
+	e4_journal_t j = plan->j;
+	struct state slot[2], *prev = &slot[0], *cur = &slot[1], *tmp;
 	size_t n, k;
 	errcode_t retval;
 	unsigned int defm;
 
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
-	memset(&prev, 0, sizeof(prev));
-	memset(&cur, 0, sizeof(cur));
+	memset(slot, 0, sizeof(slot));
 	if (ext2fs_has_feature_bigalloc(fs->super))
 		return E4_ERR_BIGALLOC;
 	c.fs0 = fs;
 	c.j = j;
-	c.image = image;
+	c.plan = plan;
 	c.scan = scan;
 	c.opts = opts;
 	c.bs = fs->blocksize;
@@ -1608,9 +1610,9 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		goto out;
 
 	/* Transactions to check. */
-	n = scan->ncommitted;
+	n = plan->ntx;
 	if (opts->has_upto) {
-		for (n = 0; n < scan->ncommitted &&
+		for (n = 0; n < plan->ntx &&
 		     e4_tid_geq(opts->upto, scan->trans[n].tid); n++)
 			;
 		if (!n || scan->trans[n - 1].tid != opts->upto) {
@@ -1662,11 +1664,11 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 			goto out;
 	}
 
-	retval = state_open(&c, 0, &prev);
+	retval = state_open(&c, 0, prev);
 	if (retval)
 		goto out;	/* the image itself is unreadable */
 	rep->stamped = opts->stamped >= 0 ? opts->stamped :
-		detect_stamp(&c, &prev);
+		detect_stamp(&c, prev);
 
 	for (k = 1; k <= n; k++) {
 		const struct e4_jtrans *tr = &scan->trans[k - 1];
@@ -1680,21 +1682,22 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		tx->jblocks = tr->ntags;
 		tx->revokes = tr->nrevokes;
 		c.tx_first_f = rep->nf;
-		err = state_open(&c, k, &cur);
+		err = state_open(&c, k, cur);
 		if (err) {
 			tx->unreadable = 1;
 			warn(rep, "state after tid %u unreadable (%s): not "
 			     "checked", tr->tid, error_message(err));
 			continue;
 		}
-		retval = check_tx(&c, &prev, &cur, tr, tx);
+		retval = check_tx(&c, prev, cur, tr, tx);
 		if (!retval)
 			retval = merge_pending(&c);
 		if (retval)
 			goto out;
-		state_close(&prev);
+		state_close(prev);
+		tmp = prev;
 		prev = cur;
-		memset(&cur, 0, sizeof(cur));
+		cur = tmp;
 	}
 	if (rep->data_mode == E4_DATA_AUTO)
 		rep->data_mode = c.data_journaled ? E4_DATA_JOURNAL :
@@ -1703,10 +1706,10 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		rep->data_mode_src = E4_DMSRC_INFERRED;
 
 	if (opts->outside > 0 || (opts->outside < 0 && rep->stamped))
-		retval = check_outside(&c, &prev);
+		retval = check_outside(&c, prev);
 out:
-	state_close(&prev);
-	state_close(&cur);
+	state_free(&slot[0]);
+	state_free(&slot[1]);
 	ctx_free(&c);
 	if (retval) {
 		e4_order_report_free(rep);
