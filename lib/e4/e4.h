@@ -432,6 +432,64 @@ struct e4_jscan {
 #define E4_SCANF_UPTO		0x1	/* stop after committed tid @upto */
 
 /*
+ * e4_journal_scan() - the kernel's PASS_SCAN (fs/jbd2/recovery.c
+ * do_one_pass(), Linux 6.x) over the log of @j: from jblock s_start with
+ * expected tid s_sequence, block by block, wrapping at e4_jsb_log_end()
+ * back to s_first; stop at a block without JBD2_MAGIC, with another
+ * h_sequence or an unknown block type.  Checks, as the kernel does: the
+ * descriptor and revoke block tail checksums (CSUM_V2/V3; a failure makes
+ * the next commit decide: commit time not older -> the recovery fails with
+ * EFSBADCRC, older -> stale block from lazy journal init, end of log),
+ * the commit checksum (v1 COMPAT_CHECKSUM: crc32_be over the descriptor
+ * and data blocks of the transaction; v2/v3: crc32c of the commit block,
+ * or of its 60-byte header only), a failing commit ending the log at its
+ * tid (older commit time: stale, silent; with ASYNC_COMMIT the scan goes
+ * on and a later v1 commit marks j_failed_commit) and the revoke r_count
+ * (-EINVAL).  With CSUM_V2/V3 it also reads every data block to check its
+ * tag checksum (the kernel does that in PASS_REPLAY).  With E4_SCANF_UPTO
+ * it stops after the commit block of tid @upto.  Also looks at the
+ * fast-commit area (fc_blocks_used, fc_live).  Reads the journal
+ * sequentially in chunks of up to 8 MiB.
+ * On success *@ret is the scan (free with e4_jscan_free()); a journal the
+ * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0 or
+ * EXT2_ET_NO_MEMORY (io errors land in (*ret)->fail).
+ */
+errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
+			  struct e4_jscan **ret);
+
+/* e4_jscan_free() - release a scan (NULL is fine). */
+void e4_jscan_free(struct e4_jscan *scan);
+
+/* e4_scan_stop_name() - a short name for @stop ("no-magic", ...). */
+const char *e4_scan_stop_name(enum e4_scan_stop stop);
+
+/* e4_tag_fate_name() - a short name for @fate ("replay", ...). */
+const char *e4_tag_fate_name(int fate);
+
+/* ---- jblock.c: the jbd2 block codec ------------------------------------ */
+
+/*
+ * What encoding and checking journal blocks needs of a journal: its
+ * features, block size and checksum seed (crc32c(~0, s_uuid), computed
+ * once by e4_jcodec_init(); journal.rst "Checksums").
+ */
+struct e4_jcodec {
+	unsigned int	blocksize;	/* jblock size, bytes */
+	uint32_t	incompat, compat;	/* journal features */
+	unsigned int	tag_bytes;	/* e4_journal_tag_bytes() */
+	int		v1;		/* COMPAT_CHECKSUM without v2/v3 */
+	int		v2v3;		/* CSUM_V2 or CSUM_V3 */
+	int		v3;		/* CSUM_V3 */
+	uint32_t	seed;		/* crc32c(~0, uuid) */
+	uint8_t		uuid[16];	/* s_uuid */
+};
+
+/* e4_jcodec_init() - the codec of a journal whose superblock is @jsb and
+ * whose jblocks are @blocksize bytes.  Returns nothing. */
+void e4_jcodec_init(struct e4_jcodec *c, const struct e4_jsb *jsb,
+		    unsigned int blocksize);
+
+/*
  * e4_journal_tag_bytes() - bytes of one block tag on disk without its
  * UUID, from the journal features @incompat (kernel journal_tag_bytes(),
  * include/linux/jbd2.h): 16 with CSUM_V3, else 12, +2 with CSUM_V2, -4
@@ -467,39 +525,63 @@ errcode_t e4_jrevoke_parse(const void *blk, unsigned int blocksize,
 			   size_t *n);
 
 /*
- * e4_journal_scan() - the kernel's PASS_SCAN (fs/jbd2/recovery.c
- * do_one_pass(), Linux 6.x) over the log of @j: from jblock s_start with
- * expected tid s_sequence, block by block, wrapping at e4_jsb_log_end()
- * back to s_first; stop at a block without JBD2_MAGIC, with another
- * h_sequence or an unknown block type.  Checks, as the kernel does: the
- * descriptor and revoke block tail checksums (CSUM_V2/V3; a failure makes
- * the next commit decide: commit time not older -> the recovery fails with
- * EFSBADCRC, older -> stale block from lazy journal init, end of log),
- * the commit checksum (v1 COMPAT_CHECKSUM: crc32_be over the descriptor
- * and data blocks of the transaction; v2/v3: crc32c of the commit block,
- * or of its 60-byte header only), a failing commit ending the log at its
- * tid (older commit time: stale, silent; with ASYNC_COMMIT the scan goes
- * on and a later v1 commit marks j_failed_commit) and the revoke r_count
- * (-EINVAL).  With CSUM_V2/V3 it also reads every data block to check its
- * tag checksum (the kernel does that in PASS_REPLAY).  With E4_SCANF_UPTO
- * it stops after the commit block of tid @upto.  Also looks at the
- * fast-commit area (fc_blocks_used, fc_live).  Reads the journal
- * sequentially in chunks of up to 8 MiB.
- * On success *@ret is the scan (free with e4_jscan_free()); a journal the
- * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0 or
- * EXT2_ET_NO_MEMORY (io errors land in (*ret)->fail).
+ * e4_jblock_tail_csum_ok() - 1 if descriptor or revoke block @blk has the
+ * tail checksum it should (crc32c(seed) of the block with the 4-byte tail
+ * taken as zero; kernel jbd2_descriptor_block_csum_verify()) or the
+ * journal has no CSUM_V2/V3, else 0.
  */
-errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
-			  struct e4_jscan **ret);
+int e4_jblock_tail_csum_ok(const struct e4_jcodec *c, const void *blk);
 
-/* e4_jscan_free() - release a scan (NULL is fine). */
-void e4_jscan_free(struct e4_jscan *scan);
+/* e4_jblock_set_tail_csum() - store that tail checksum in @blk (v2/v3
+ * only; kernel jbd2_descriptor_block_csum_set()). */
+void e4_jblock_set_tail_csum(const struct e4_jcodec *c, void *blk);
 
-/* e4_scan_stop_name() - a short name for @stop ("no-magic", ...). */
-const char *e4_scan_stop_name(enum e4_scan_stop stop);
+/*
+ * e4_jcommit_csum_check() - the v2/v3 checksum of commit block @blk
+ * (kernel jbd2_commit_block_csum_verify() and ..._partial(): crc32c(seed)
+ * of the block with h_chksum[0] taken as zero, or of its 60-byte header
+ * with the rest taken as zero).  Returns 1 for a full match (or no v2/v3),
+ * 2 for a header-only match, 0 for none.
+ */
+int e4_jcommit_csum_check(const struct e4_jcodec *c, const void *blk);
 
-/* e4_tag_fate_name() - a short name for @fate ("replay", ...). */
-const char *e4_tag_fate_name(int fate);
+/* e4_jcommit_set_csum() - store the full v2/v3 checksum in h_chksum[0] of
+ * commit block @blk (kernel jbd2_commit_block_csum_set()); no-op without
+ * v2/v3. */
+void e4_jcommit_set_csum(const struct e4_jcodec *c, void *blk);
+
+/*
+ * e4_jtag_csum() - the block tag checksum of the logged (escaped) copy
+ * @data (one jblock) in transaction @tid: crc32c(crc32c(seed, be32 tid),
+ * data) (kernel jbd2_block_tag_csum_set()/_verify()); v2 tags store its
+ * low 16 bits.  Returns the 32-bit value.
+ */
+uint32_t e4_jtag_csum(const struct e4_jcodec *c, uint32_t tid,
+		      const void *data);
+
+/* e4_jtag_csum_ok() - 1 if tag @g's stored checksum matches @data logged
+ * in @tid (all 32 bits with CSUM_V3, the low 16 with V2), else 0. */
+int e4_jtag_csum_ok(const struct e4_jcodec *c, const struct e4_jtag *g,
+		    uint32_t tid, const void *data);
+
+/* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
+ * (JBD2_*_BLOCK), sequence @tid. */
+void e4_jblock_header(void *blk, uint32_t type, uint32_t tid);
+
+/* e4_jdesc_tags_per_block() - block tags that fit in one descriptor block
+ * (after the header, before the v2/v3 tail; the first tag carries the
+ * 16-byte UUID, the others SAME_UUID). */
+size_t e4_jdesc_tags_per_block(const struct e4_jcodec *c);
+
+/*
+ * e4_jdesc_put_tag() - encode a block tag for fs block @fsblk with
+ * JBD2_FLAG_* @flags and checksum @csum (e4_jtag_csum(); v2 stores the low
+ * 16 bits, no field without v2/v3) at @at, followed by the journal's UUID
+ * unless @flags has SAME_UUID (journal.rst "Descriptor Block").  Returns
+ * the bytes written.
+ */
+size_t e4_jdesc_put_tag(const struct e4_jcodec *c, void *at, blk64_t fsblk,
+			uint32_t flags, uint32_t csum);
 
 /* ---- revoke.c: the revoke table of a replay ----------------------------- */
 

@@ -402,32 +402,6 @@ static errcode_t drop_unchanged(struct e4_txn *t, struct e4_txn_result *res)
 	return 0;
 }
 
-/* Tags that fit in one descriptor block (the first carries the UUID). */
-static size_t tags_per_desc(e4_journal_t j, unsigned int tb)
-{
-	size_t room = j->blocksize - JBD2_HEADER_SIZE;
-
-	if (j->jsb.feature_incompat & (JBD2_FEATURE_INCOMPAT_CSUM_V2 |
-				       JBD2_FEATURE_INCOMPAT_CSUM_V3))
-		room -= JBD2_TAIL_SIZE;
-	return 1 + (room - tb - JBD2_UUID_SIZE) / tb;
-}
-
-static void put_header(unsigned char *b, uint32_t type, uint32_t tid)
-{
-	e4_put_be32(b + JBD2_H_MAGIC, JBD2_MAGIC);
-	e4_put_be32(b + JBD2_H_BLOCKTYPE, type);
-	e4_put_be32(b + JBD2_H_SEQUENCE, tid);
-}
-
-/* crc32c(seed, @b of @bs bytes with the be32 at @off taken as zero). */
-static uint32_t csum_without(uint32_t seed, unsigned char *b,
-			     unsigned int bs, unsigned int off)
-{
-	e4_put_be32(b + off, 0);
-	return e4_crc32c(seed, b, bs);
-}
-
 /*
  * Lay out the log of @t: descriptor blocks each followed by their data
  * blocks, then the commit block (jbd2's journal_commit_transaction() and
@@ -438,24 +412,19 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 {
 	e4_journal_t j = t->j;
 	unsigned int bs = j->blocksize;
-	uint32_t inc = j->jsb.feature_incompat;
-	int v3 = !!(inc & JBD2_FEATURE_INCOMPAT_CSUM_V3);
-	int v2v3 = v3 || (inc & JBD2_FEATURE_INCOMPAT_CSUM_V2);
-	int v1 = !v2v3 && (j->jsb.feature_compat &
-			   JBD2_FEATURE_COMPAT_CHECKSUM);
-	unsigned int tb = e4_journal_tag_bytes(inc);
-	size_t per = tags_per_desc(j, tb), i = 0, k;
-	uint32_t seed = e4_crc32c(~0U, j->jsb.uuid, JBD2_UUID_SIZE);
-	uint32_t crc_be = ~0U, c;
-	unsigned char *p = log, *commit, seq[4];
+	struct e4_jcodec c;
+	size_t per, i = 0, k;
+	uint32_t crc_be = ~0U;
+	unsigned char *p = log, *commit;
 	struct timespec now;
 
-	e4_put_be32(seq, tid);
+	e4_jcodec_init(&c, &j->jsb, bs);
+	per = e4_jdesc_tags_per_block(&c);
 	while (i < t->n) {
 		unsigned char *desc = p, *tag = desc + JBD2_HEADER_SIZE;
 		size_t m = t->n - i < per ? t->n - i : per;
 
-		put_header(desc, JBD2_DESCRIPTOR_BLOCK, tid);
+		e4_jblock_header(desc, JBD2_DESCRIPTOR_BLOCK, tid);
 		p += bs;
 		for (k = 0; k < m; k++, p += bs) {
 			const struct held *h = &t->v[i + k];
@@ -470,37 +439,11 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 				flags |= JBD2_FLAG_SAME_UUID;
 			if (k == m - 1)
 				flags |= JBD2_FLAG_LAST_TAG;
-			c = e4_crc32c(e4_crc32c(seed, seq, 4), p, bs);
-			if (v3) {
-				e4_put_be32(tag + TAG3_BLOCKNR,
-					    (uint32_t)h->blk);
-				e4_put_be32(tag + TAG3_FLAGS, flags);
-				e4_put_be32(tag + TAG3_BLOCKNR_HIGH,
-					    (uint32_t)(h->blk >> 32));
-				e4_put_be32(tag + TAG3_CHECKSUM, c);
-			} else {
-				e4_put_be32(tag + TAG_BLOCKNR,
-					    (uint32_t)h->blk);
-				if (v2v3)
-					e4_put_be16(tag + TAG_CHECKSUM,
-						    (uint16_t)c);
-				e4_put_be16(tag + TAG_FLAGS,
-					    (uint16_t)flags);
-				if (inc & JBD2_FEATURE_INCOMPAT_64BIT)
-					e4_put_be32(tag + TAG_BLOCKNR_HIGH,
-						(uint32_t)(h->blk >> 32));
-			}
-			tag += tb;
-			if (!k) {
-				memcpy(tag, j->jsb.uuid, JBD2_UUID_SIZE);
-				tag += JBD2_UUID_SIZE;
-			}
+			tag += e4_jdesc_put_tag(&c, tag, h->blk, flags,
+						e4_jtag_csum(&c, tid, p));
 		}
-		if (v2v3)
-			e4_put_be32(desc + bs - JBD2_TAIL_SIZE,
-				    csum_without(seed, desc, bs,
-						 bs - JBD2_TAIL_SIZE));
-		if (v1) {
+		e4_jblock_set_tail_csum(&c, desc);
+		if (c.v1) {
 			crc_be = e4_crc32_be(crc_be, desc, bs);
 			for (k = 0; k < m; k++)
 				crc_be = e4_crc32_be(crc_be,
@@ -509,7 +452,7 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 		i += m;
 	}
 	commit = p;
-	put_header(commit, JBD2_COMMIT_BLOCK, tid);
+	e4_jblock_header(commit, JBD2_COMMIT_BLOCK, tid);
 	/* libext2fs's clock: fs->now (E2FSPROGS_FAKE_TIME) when set */
 	if (t->fs->now) {
 		now.tv_sec = t->fs->now;
@@ -518,10 +461,9 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 		clock_gettime(CLOCK_REALTIME, &now);
 	e4_put_be64(commit + COMMIT_SEC, (uint64_t)now.tv_sec);
 	e4_put_be32(commit + COMMIT_NSEC, (uint32_t)now.tv_nsec);
-	if (v2v3) {
-		e4_put_be32(commit + COMMIT_CHKSUM,
-			    csum_without(seed, commit, bs, COMMIT_CHKSUM));
-	} else if (v1) {
+	if (c.v2v3) {
+		e4_jcommit_set_csum(&c, commit);
+	} else if (c.v1) {
 		commit[COMMIT_CHKSUM_TYPE] = JBD2_CRC32_CHKSUM;
 		commit[COMMIT_CHKSUM_SIZE] = JBD2_CRC32_CHKSUM_SIZE;
 		e4_put_be32(commit + COMMIT_CHKSUM, crc_be);
@@ -556,6 +498,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	unsigned char *log = NULL;
 	struct e4_jscan *scan = NULL;
 	struct e4_replay_result rr;
+	struct e4_jcodec codec;
 	errcode_t retval;
 
 	if (!res)
@@ -582,7 +525,8 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	res->nblocks = t->n;
 
 	/* 2. room: descriptors + data + commit within the log area */
-	per = tags_per_desc(j, e4_journal_tag_bytes(j->jsb.feature_incompat));
+	e4_jcodec_init(&codec, &j->jsb, j->blocksize);
+	per = e4_jdesc_tags_per_block(&codec);
 	ndesc = (t->n + per - 1) / per;
 	nlog = ndesc + t->n + 1;
 	log_end = e4_jsb_log_end(j->sb);
