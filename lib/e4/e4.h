@@ -911,6 +911,63 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res);
  * reload it from the disk (e4_fs_reload()).  NULL is fine. */
 void e4_txn_abort(struct e4_txn *t);
 
+/* ---- capture_io.c: a capturing io_channel ------------------------------ */
+
+/* One held fs block. */
+struct e4_held {
+	blk64_t		blk;		/* fs block */
+	unsigned char	*data;		/* blocksize bytes */
+};
+
+/*
+ * A capture: an io_channel (->io, of e4_capture_io_manager) stacked on
+ * ->under that holds every write in memory per fs block and serves reads
+ * from the held blocks over ->under; nothing written reaches ->under.
+ * Byte-count and 1 KiB-block transfers (libext2fs's superblock writes) are
+ * held too.  Discard, zeroout and write_byte are not offered (libext2fs
+ * falls back to block writes, which are held).  Members are read-only for
+ * users; ->v holds ->n blocks in order of first write (by fs block after
+ * e4_capture_drop_unchanged()).
+ */
+struct e4_capture {
+	io_channel	under;		/* not owned */
+	io_channel	io;		/* the capturing channel; owned */
+	unsigned int	blocksize;	/* fs block size, bytes */
+	struct e4_held	*v;
+	size_t		n, cap_n;
+	size_t		*hash;		/* index + 1 into v; 0 = empty */
+	size_t		hash_n;		/* power of two */
+	int		failed;		/* a write could not be held */
+};
+
+/* The capturing io_manager; its open() refuses names (EXT2_ET_UNIMPLEMENTED):
+ * channels are made by e4_capture_new(). */
+extern io_manager e4_capture_io_manager;
+
+/*
+ * e4_capture_new() - a capture over @under, whose fs blocks are
+ * @blocksize bytes (a power of two >= 1024).  Put (*@ret)->io where the
+ * writes should go (fs->io).  The channel's close() does not free it:
+ * e4_capture_free() does.  Returns 0, EXT2_ET_INVALID_ARGUMENT or
+ * EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_capture_new(io_channel under, unsigned int blocksize,
+			 struct e4_capture **ret);
+
+/*
+ * e4_capture_drop_unchanged() - drop the held blocks equal to what
+ * ->under holds (libext2fs's flush rewrites every group descriptor block
+ * and loaded bitmap), counting them in *@nunchanged, and sort the rest by
+ * fs block; lookups end (no more writes may be held).  Returns 0 or the
+ * errors of reading ->under (then the blocks not yet compared are kept).
+ */
+errcode_t e4_capture_drop_unchanged(struct e4_capture *cap,
+				    uint64_t *nunchanged);
+
+/* e4_capture_free() - release @cap, its channel and held blocks (NULL is
+ * fine); put the real channel back first. */
+void e4_capture_free(struct e4_capture *cap);
+
 /* ---- stamp.c: the stale-data stamp ------------------------------------- */
 
 /*
