@@ -1350,6 +1350,8 @@ errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
 			   int flags, dgrp_t *bad_group,
 			   struct e4_itable_result *res);
+/* ---- inode.c: reading inodes, the file system's own inodes ----------- */
+
 /*
  * e4_read_inode() - read inode @ino into @inode (@bufsize bytes, as
  * ext2fs_read_inode_full()) after checking what libext2fs 1.47.0 does not:
@@ -1363,6 +1365,33 @@ errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
  */
 errcode_t e4_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			struct ext2_inode *inode, int bufsize);
+
+/* What an inode number is to the file system (e4_inode_kind()). */
+enum e4_inode_kind {
+	E4_INO_NONE = 0,	/* 0 or past s_inodes_count */
+	E4_INO_FILE,		/* an ordinary file or directory: at or past
+				 * s_first_ino and named by no superblock
+				 * field */
+	E4_INO_ROOT,		/* the root directory (EXT2_ROOT_INO) */
+	E4_INO_JOURNAL,		/* s_journal_inum */
+	E4_INO_QUOTA,		/* s_usr_quota_inum, s_grp_quota_inum or
+				 * s_prj_quota_inum */
+	E4_INO_ORPHAN,		/* s_orphan_file_inum */
+	E4_INO_RESERVED,	/* any other inode below s_first_ino, and
+				 * bad blocks (1) and resize (7) whatever
+				 * s_first_ino says */
+};
+
+/*
+ * e4_inode_kind() - the one definition of the file system's own inodes:
+ * the enum e4_inode_kind of @ino in @fs, by the superblock fields that
+ * name them (fs/ext4/ext4.h: s_journal_inum, s_*_quota_inum,
+ * s_orphan_file_inum, s_first_ino; EXT2_FIRST_INO() for rev 0), checked
+ * in the order of the enum after E4_INO_NONE.  The kernel reads and writes
+ * the journal, quota and orphan files itself (through the journal as
+ * metadata); only E4_INO_FILE inodes hold user data.  Returns the kind.
+ */
+int e4_inode_kind(ext2_filsys fs, ext2_ino_t ino);
 
 /* ---- unwritten.c: list and convert unwritten extents ------------------- */
 
@@ -1480,8 +1509,9 @@ struct e4_mark_result {
  * ones; the zeroing before cannot be seen (those blocks were unwritten).
  * With @j NULL (no journal) they are written in place as libext2fs makes
  * them, and an interruption can leave the file with blocks unmapped.
- * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_RESERVED_INODE (@ino below
- * s_first_ino, or named by s_journal_inum, s_usr/grp/prj_quota_inum or
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_RESERVED_INODE (@ino not
+ * E4_INO_FILE by e4_inode_kind(): below s_first_ino, or named by
+ * s_journal_inum, s_usr/grp/prj_quota_inum or
  * s_orphan_file_inum: the kernel reads those blocks itself, e.g. jbd2
  * would find no journal superblock; listing them is allowed),
  * E4_ERR_NOT_REGULAR,

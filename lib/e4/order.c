@@ -542,30 +542,25 @@ static int inode_used(struct state *st, ext2_ino_t ino)
 	return bitmap_test(st, 0, (ino - 1) / ipg, (ino - 1) % ipg);
 }
 
-/* Inodes whose mappings the check looks at. */
+/* Inodes whose mappings the check looks at: user files and directories,
+ * and the fs's own files whose blocks are not the journal. */
 static int ino_checked(ext2_filsys fs, ext2_ino_t ino)
 {
-	struct ext2_super_block *sb = fs->super;
+	int kind = e4_inode_kind(fs, ino);
 
-	if (ino == 0 || ino > sb->s_inodes_count)
-		return 0;
-	if (ino == sb->s_journal_inum || ino == EXT2_RESIZE_INO ||
-	    ino == EXT2_BAD_INO)
-		return 0;
-	return ino == EXT2_ROOT_INO || ino >= EXT2_FIRST_INO(sb) ||
-		ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
-		ino == sb->s_prj_quota_inum;
+	return kind == E4_INO_FILE || kind == E4_INO_ROOT ||
+		kind == E4_INO_QUOTA || kind == E4_INO_ORPHAN;
 }
 
+/* Inodes whose data the kernel journals (data=journal per inode, and the
+ * fs's own files): their journaled blocks are no data-ordering finding. */
 static int ino_exempt(ext2_filsys fs, ext2_ino_t ino,
 		      const struct ext2_inode *inode)
 {
-	struct ext2_super_block *sb = fs->super;
+	int kind = e4_inode_kind(fs, ino);
 
 	return (inode->i_flags & EXT3_JOURNAL_DATA_FL) ||
-		ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
-		ino == sb->s_prj_quota_inum || ino == 3 || ino == 4 ||
-		ino == sb->s_journal_inum;
+		(kind != E4_INO_FILE && kind != E4_INO_ROOT);
 }
 
 /* Read inode @ino of @st into c->ibuf; 1 if it is live there. */
