@@ -9,6 +9,8 @@
 #ifndef E4_ORDER_INT_H
 #define E4_ORDER_INT_H
 
+#include "e4_int.h"
+
 #define CHUNK_BLOCKS	64	/* data blocks read at once */
 
 struct run {
@@ -94,39 +96,6 @@ struct seg {
 	blk64_t		lblk, pblk, len;
 	int		conversion, prior_lost;
 };
-
-/* qsort() that accepts an empty (NULL) array. */
-static inline void xsort(void *a, size_t n, size_t sz,
-		  int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(a, n, sz, cmp);
-}
-
-static inline errcode_t grow(void **p, size_t *alloc, size_t want,
-			      size_t sz)
-{
-	size_t na;
-	errcode_t retval;
-
-	if (want <= *alloc)
-		return 0;
-	na = *alloc ? *alloc : 16;
-	while (na < want)
-		na *= 2;
-	retval = ext2fs_resize_mem(*alloc * sz, na * sz, p);
-	if (retval)
-		return retval;
-	*alloc = na;
-	return 0;
-}
-
-static inline int blk_cmp(const void *a, const void *b)
-{
-	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static inline int in_sorted(const blk64_t *a, size_t n, blk64_t v)
 {

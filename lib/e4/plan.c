@@ -29,14 +29,7 @@
 #include <string.h>
 
 #include "e4.h"
-
-/* qsort() that accepts an empty (NULL) array. */
-static void xsort(void *a, size_t n, size_t sz,
-		  int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(a, n, sz, cmp);
-}
+#include "e4_int.h"
 
 static int cmp_run_pblk(const void *a, const void *b)
 {
@@ -316,13 +309,6 @@ static int cmp_copy_idx(const void *a, const void *b)
 	if (r)
 		return r;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static int blk_cmp(const void *a, const void *b)
-{
-	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Room for @n entries in the state's spare buffer. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 #define CHUNK_BYTES	(8U << 20)	/* largest sequential journal read */
 #define FIRST_CHUNK	(64U << 10)	/* first read; doubles up to CHUNK */
@@ -99,22 +100,6 @@ static blk64_t wrap(const struct e4_jscan *s, blk64_t v)
 	if (v >= s->log_end)
 		v -= s->log_end - s->log_first;
 	return v;
-}
-
-/* Make room for @need elements of @elem bytes in *@pptr (doubling). */
-static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 16;
-	errcode_t retval;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
-	if (!retval)
-		*alloc = n;
-	return retval;
 }
 
 static errcode_t add_event(struct scanner *sc, uint32_t tid, blk64_t jblk,
