@@ -21,6 +21,7 @@ void do_check_order(int argc, char **argv, int sci_idx, void *infop)
 	};
 	struct e4debug *st = E4DEBUG(infop);
 	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
 	e4_journal_t j = NULL;
 	struct e4s_req r;
 	errcode_t retval;
@@ -38,11 +39,12 @@ void do_check_order(int argc, char **argv, int sci_idx, void *infop)
 		com_err(argv[0], retval, "while opening the journal of %s",
 			st->device);
 		st->exit_status = 1;
-	} else if (e4s_replay_scan(argv[0], &r, j, &scan) ||
-		   (e4s_order_run(argv[0], &r, st->fs, j, scan, st->device) &
+	} else if (e4s_replay_scan(argv[0], &r, j, &scan, &plan) ||
+		   (e4s_order_run(argv[0], &r, st->fs, plan, st->device) &
 		    (E4R_EXIT_ERROR | E4R_EXIT_USAGE))) {
 		st->exit_status = 1;
 	}
+	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	e4_journal_close(j);
 }

@@ -50,6 +50,7 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 {
 	struct e4s_replay run;
 	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
 	int rc, jflags = rw ? E4_JOURNAL_RW : 0;
@@ -77,11 +78,12 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 		rc = E4R_EXIT_ERROR;
 		goto out;
 	}
-	rc = e4s_replay_scan(cmd, r, j, &scan);
+	rc = e4s_replay_scan(cmd, r, j, &scan, &plan);
 	if (!rc) {
 		e4s_replay_decide(cmd, r, st->fs, scan, &run);
-		rc = e4s_replay_run(cmd, r, st->fs, j, &run);
+		rc = e4s_replay_run(cmd, r, st->fs, plan, &run);
 	}
+	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	if ((jflags & E4_JOURNAL_UNDO) && j->external &&
 	    e4debug_io_wrote(j->io))

@@ -352,10 +352,11 @@ static int copy_outputs(const struct e4s_req *o, const struct named *names,
 
 /*
  * The run: IMAGE and its journal are opened once (read-write only for a
- * replay in place) and scanned once; --check-order checks that scan, and
- * the replay (in place, -n, or into OUTPUT) is decided from it before
- * anything is written.  Only a replay into OUTPUT opens a second file
- * system: OUTPUT, the copy of IMAGE, which the same scan describes.
+ * replay in place), scanned and planned once; --check-order checks that
+ * plan, and the replay (in place, -n, or into OUTPUT) is decided from the
+ * scan before anything is written.  Only a replay into OUTPUT opens a
+ * second file system: OUTPUT, the copy of IMAGE, which the same scan
+ * describes (its plan is rebuilt for OUTPUT's journal, without io).
  * Returns the exit status.
  */
 static int run(struct e4s_req *o, const struct named *names,
@@ -365,9 +366,11 @@ static int run(struct e4s_req *o, const struct named *names,
 		o->dry_run;
 	int in_place = replay && !o->dry_run && !o->output;
 	struct opened in = { 0 }, out = { 0 };
+	struct e4_plan *plan = NULL, *out_plan = NULL;
 	struct e4_jscan *scan = NULL;
 	struct e4s_replay rr;
 	int rc, order_rc = 0, created = 0, jcreated = 0;
+	errcode_t retval;
 
 	memset(&rr, 0, sizeof(rr));
 	o->target = o->output ? o->output : o->device;
@@ -393,12 +396,11 @@ static int run(struct e4s_req *o, const struct named *names,
 		rc = journal_open_failed(in.jerr, o->device);
 		goto out;
 	}
-	rc = e4s_replay_scan(prog, o, in.j, &scan);
+	rc = e4s_replay_scan(prog, o, in.j, &scan, &plan);
 	if (rc)
 		goto out;
 	if (o->check_order) {
-		order_rc = e4s_order_run(prog, o, in.fs, in.j, scan,
-					 o->device);
+		order_rc = e4s_order_run(prog, o, in.fs, plan, o->device);
 		if (!replay ||
 		    (order_rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 			goto out;
@@ -406,7 +408,9 @@ static int run(struct e4s_req *o, const struct named *names,
 	e4s_replay_decide(prog, o, in.fs, scan, &rr);
 	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)) &&
 	    rr.plan == 2) {
-		/* IMAGE is read no more: replay into its copy. */
+		/* IMAGE is read no more: replay the scan into its copy. */
+		e4_plan_free(plan);
+		plan = NULL;
 		rc |= close_target(&in, o->device);
 		rc |= copy_outputs(o, names, &created, &jcreated);
 		if (rc)
@@ -416,15 +420,26 @@ static int run(struct e4s_req *o, const struct named *names,
 				 o->undo_file, jundo, &out);
 		if (!rc && out.jerr)
 			rc = journal_open_failed(out.jerr, o->device);
-		if (!rc)
-			rc = e4s_replay_run(prog, o, out.fs, out.j, &rr);
+		if (rc)
+			goto out;
+		/* The plan of OUTPUT's journal (the same bytes): no io. */
+		retval = e4_plan_build(out.j, scan, &out_plan);
+		if (retval) {
+			com_err(prog, retval, "while planning the replay of %s",
+				o->output);
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
+		rc = e4s_replay_run(prog, o, out.fs, out_plan, &rr);
 		goto out;
 	}
 	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 		rc |= copy_outputs(o, names, &created, &jcreated);
 	if (!(rc & E4R_EXIT_ERROR))
-		rc |= e4s_replay_run(prog, o, in.fs, in.j, &rr);
+		rc |= e4s_replay_run(prog, o, in.fs, plan, &rr);
 out:
+	e4_plan_free(out_plan);
+	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	rc |= close_target(&out, o->output);
 	rc |= close_target(&in, o->device);

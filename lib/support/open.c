@@ -248,20 +248,44 @@ int e4s_needs_recovery(ext2_filsys fs)
 }
 
 
+/* The io_manager and channel name of the external journal @journal_dev
+ * opened with E4_JOURNAL_* @flags: unix_io or undo_io, under the fault
+ * hook.  Returns 0 or EXT2_ET_INVALID_ARGUMENT (printed). */
+static errcode_t journal_io(const char *prog, const char *journal_dev,
+			    int flags, io_manager *io, const char **name)
+{
+	*io = (flags & E4_JOURNAL_UNDO) && (flags & E4_JOURNAL_RW) ?
+		undo_io_manager : unix_io_manager;
+	*name = journal_dev;
+	return journal_dev ? e4s_fault_wrap(prog, 1, journal_dev, io, name) :
+		0;
+}
+
 errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 			   const char *journal_dev, int flags,
 			   e4_journal_t *ret)
 {
-	io_manager io = (flags & E4_JOURNAL_UNDO) && (flags & E4_JOURNAL_RW) ?
-		undo_io_manager : unix_io_manager;
-	const char *name = journal_dev;
+	const char *name;
+	io_manager io;
 	errcode_t retval;
 
 	*ret = NULL;
-	if (!journal_dev)
-		return e4_journal_open(fs, NULL, flags, ret);
-	retval = e4s_fault_wrap(prog, 1, journal_dev, &io, &name);
+	retval = journal_io(prog, journal_dev, flags, &io, &name);
 	if (retval)
 		return retval;
 	return e4_journal_open_io(fs, journal_dev, io, name, flags, ret);
+}
+
+errcode_t e4s_open_replayed(const char *prog, ext2_filsys fs,
+			    const char *journal_dev, struct e4_replayed *r)
+{
+	const char *name;
+	io_manager io;
+	errcode_t retval;
+
+	memset(r, 0, sizeof(*r));
+	retval = journal_io(prog, journal_dev, 0, &io, &name);
+	if (retval)
+		return retval;
+	return e4_replayed_open_io(fs, journal_dev, io, name, r);
 }

@@ -47,6 +47,14 @@ errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 			   e4_journal_t *ret);
 
 /*
+ * e4s_open_replayed() - e4_replayed_open() of @fs (state S_n read through
+ * the overlay on fs->io), an external journal device @journal_dev opened
+ * through e4s_fault_wrap() too.  Prints nothing; same returns.
+ */
+errcode_t e4s_open_replayed(const char *prog, ext2_filsys fs,
+			    const char *journal_dev, struct e4_replayed *r);
+
+/*
  * e4s_setup_undo() - point libext2fs's process-wide undo io_manager at
  * @undo_file (replacing an existing one) over unix_io_manager; the caller
  * then opens through undo_io_manager (or e4s_open_journal() with

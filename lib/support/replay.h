@@ -36,11 +36,13 @@ struct e4s_replay {
 
 /*
  * e4s_replay_scan() - e4_journal_scan() of @j as the request asks (up to
- * r->upto with --upto).  Prints one line on failure; returns 0 or
- * E4R_EXIT_ERROR.
+ * r->upto with --upto) into *@scan, and its replay plan (e4_plan_build():
+ * the tag fates) into *@plan; the caller frees both.  Prints one line on
+ * failure; returns 0 or E4R_EXIT_ERROR.
  */
 int e4s_replay_scan(const char *prog, const struct e4s_req *r,
-		    e4_journal_t j, struct e4_jscan **scan);
+		    e4_journal_t j, struct e4_jscan **scan,
+		    struct e4_plan **plan);
 
 /*
  * e4s_replay_decide() - from @scan alone (of the journal of @fs, before
@@ -56,26 +58,28 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *r,
 		       struct e4s_replay *run);
 
 /*
- * e4s_replay_run() - carry out what e4s_replay_decide() decided on the
- * journal @j of @fs (the scan run->scan, which may come from another
- * journal holding the same bytes: IMAGE's when @fs is its copy OUTPUT):
- * plan only with -n, else replay; then print the report (text, or JSON
- * with r->json) naming r->target.  Returns the exit status (E4R_EXIT_*).
+ * e4s_replay_run() - carry out what e4s_replay_decide() decided with
+ * @plan, the plan of run->scan for the journal of @fs (the scan may come
+ * from another journal holding the same bytes: IMAGE's when @fs is its
+ * copy OUTPUT): counts only with -n or nothing to do, else
+ * e4_plan_replay(); then print the report (text, or JSON with r->json)
+ * naming r->target.  Returns the exit status (E4R_EXIT_*).
  */
 int e4s_replay_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
-		   e4_journal_t j, struct e4s_replay *run);
+		   const struct e4_plan *plan, struct e4s_replay *run);
 
 /* replay_order.c */
 
 /*
- * e4s_order_run() - the alloc-on-commit ordering check of @fs (its
- * journal @j, scanned into @scan) with the options r->order, reported on
- * stdout (text, or JSON with r->json) under the name @image.  Returns
- * the exit bits: 4 (violations or journal corruption), 8 (operational
- * error, printed), 16 (--upto tid not in the log), 0 clean.
+ * e4s_order_run() - the alloc-on-commit ordering check of @fs (the plan
+ * @plan of its journal's scan, e4s_replay_scan()) with the options
+ * r->order, reported on stdout (text, or JSON with r->json) under the
+ * name @image.  Returns the exit bits: 4 (violations or journal
+ * corruption), 8 (operational error, printed), 16 (--upto tid not in the
+ * log), 0 clean.
  */
 int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
-		  e4_journal_t j, struct e4_jscan *scan, const char *image);
+		  const struct e4_plan *plan, const char *image);
 
 /* The check's report as text or JSON on stdout. */
 void e4s_order_print_text(const char *image, const struct e4_jscan *scan,

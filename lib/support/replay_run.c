@@ -249,12 +249,16 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 }
 
 int e4s_replay_scan(const char *prog, const struct e4s_req *r,
-		    e4_journal_t j, struct e4_jscan **scan)
+		    e4_journal_t j, struct e4_jscan **scan,
+		    struct e4_plan **plan)
 {
 	errcode_t retval;
 
+	*plan = NULL;
 	retval = e4_journal_scan(j, r->upto_set ? E4_SCANF_UPTO : 0, r->upto,
 				 scan);
+	if (!retval)
+		retval = e4_plan_build(j, *scan, plan);
 	if (!retval)
 		return 0;
 	com_err(prog, retval, "while scanning the journal of %s", r->device);
@@ -312,17 +316,18 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 }
 
 int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
-		   e4_journal_t j, struct e4s_replay *run)
+		   const struct e4_plan *plan, struct e4s_replay *run)
 {
+	e4_journal_t j = plan->j;
 	errcode_t retval = 0;
 	int rc = run->rc;
 
 	if (run->plan == 1 || (run->plan == 2 && o->dry_run)) {
-		retval = e4_journal_replay_plan(j, run->scan, &run->res);
-		if (!retval && run->plan == 2)
+		e4_plan_result(run->scan, plan, &run->res);
+		if (run->plan == 2)
 			rc |= E4R_EXIT_REPLAYED;
 	} else if (run->plan == 2) {
-		retval = e4_journal_replay(j, run->scan, &run->res);
+		retval = e4_plan_replay(plan, &run->res);
 		if (!retval) {
 			run->replayed = 1;
 			rc |= E4R_EXIT_REPLAYED;

@@ -188,7 +188,7 @@ int e4s_tune_unwritten_list(const char *prog, const struct e4s_req *o,
 	memset(&rs, 0, sizeof(rs));
 	if (o->uw_replayed) {
 		/* State S_n through the overlay: nothing is written. */
-		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		retval = e4s_open_replayed(prog, fs, o->journal_dev, &rs);
 		if (retval) {
 			com_err(prog, retval, "while reading the replayed "
 				"state of %s", o->device);
@@ -360,17 +360,16 @@ static int open_journal(const char *prog, const struct e4s_req *o,
  * e2fsck sees the image as it was.  Returns the tool's exit status.
  */
 static int check_log(const char *prog, const struct e4s_req *o,
-		     e4_journal_t j, struct e4_jscan *scan)
+		     const struct e4_plan *plan)
 {
+	const struct e4_jscan *scan = plan->scan;
 	struct e4_replay_result rr;
 	errcode_t retval;
 
-	memset(&rr, 0, sizeof(rr));
+	e4_plan_result(scan, plan, &rr);
 	retval = scan->fail;
-	if (!retval)
-		retval = e4_journal_replay_plan(j, scan, &rr);
 	if (!retval && (scan->corrupt || scan->has_failed_commit ||
-			rr.nbad_csum || rr.nbad_block || j->jsb.errno_))
+			rr.nbad_csum || rr.nbad_block || plan->j->jsb.errno_))
 		retval = E4_ERR_JOURNAL_CORRUPT;
 	if (!retval)
 		return 0;
@@ -438,13 +437,13 @@ int e4s_tune_unwritten_write(const char *prog, const struct e4s_req *o,
 	 */
 	if (e4s_needs_recovery(fs) && !o->force) {
 		memset(&rs, 0, sizeof(rs));
-		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		retval = e4s_open_replayed(prog, fs, o->journal_dev, &rs);
 		if (retval) {
 			com_err(prog, retval, "while reading the replayed "
 				"state of %s", o->device);
 			return 1;
 		}
-		rc = rs.j && rs.scan ? check_log(prog, o, rs.j, rs.scan) : 0;
+		rc = rs.plan ? check_log(prog, o, rs.plan) : 0;
 		if (!rc)
 			rc = run_marks(prog, o, rs.fs, NULL, 0, o->dry_run);
 		e4_replayed_close(&rs);
