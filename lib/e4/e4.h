@@ -1049,14 +1049,27 @@ extern io_manager e4_overlay_io_manager;
  * e4_overlay_create() - a new overlay on @backing serving the map of @st
  * (NULL: no copies, the backing channel as it is) with copies read from
  * @src; @blocksize (bytes, the fs block size) is the unit of the map's
- * fsblk and src_blk.  @st is read at every read, not copied: advancing it
- * (e4_state_advance()) changes what the overlay serves.  Nothing is opened
- * or read.  Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_INVALID_ARGUMENT (no
- * @backing, copies without @src, @blocksize not a power of two >= 1024).
+ * fsblk and src_blk.  @nblocks (fs blocks; 0: unknown) is the size of the
+ * image: a failed read inside it, or of a copy, is an io error that
+ * e4_overlay_error() keeps; one reaching past it follows a pointer of the
+ * state's contents and is only returned.  @st is read at every read, not
+ * copied: advancing it (e4_state_advance()) changes what the overlay
+ * serves.  Nothing is opened or read.  Returns 0, EXT2_ET_NO_MEMORY or
+ * EXT2_ET_INVALID_ARGUMENT (no @backing, copies without @src, @blocksize
+ * not a power of two >= 1024).
  */
 errcode_t e4_overlay_create(io_channel backing, io_channel src,
-			    unsigned int blocksize, const struct e4_state *st,
-			    e4_overlay_t *ret);
+			    unsigned int blocksize, blk64_t nblocks,
+			    const struct e4_state *st, e4_overlay_t *ret);
+
+/*
+ * e4_overlay_error() - the first error a read of the backing channel
+ * inside the image, or of the source channel, returned through any channel
+ * of @ov (0: none).  libext2fs turns many such errors into other ones or
+ * skips what it could not read; a caller that must not present a partial
+ * result as complete checks this.  Returns the errcode.
+ */
+errcode_t e4_overlay_error(e4_overlay_t ov);
 
 /* e4_overlay_name() - the device name to give ext2fs_open2() together
  * with e4_overlay_io_manager. */

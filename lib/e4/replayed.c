@@ -51,6 +51,7 @@ errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
 		src = r->j->io;
 	}
 	retval = e4_overlay_create(fs->io, src, fs->blocksize,
+				   ext2fs_blocks_count(fs->super),
 				   r->plan ? &r->st : NULL, &r->ov);
 	if (!retval)
 		retval = e4_overlay_open_fs(r->ov, 0, &r->fs);
