@@ -113,13 +113,12 @@ void e4_wlog_close(e4_wlog_t log);
 int e4_wlog_is_point(const struct e4_wlog_entry *e, int marks);
 
 /*
- * e4_wlog_find_point() - the entry named by @spec: a decimal or 0x
- * number (an entry number) or the label of a MARK (the first mark with
- * that label).  Returns 0 with *@entry set, E4_ERR_WLOG_NO_SUCH_ENTRY
- * (a number past the last entry) or E4_ERR_WLOG_NO_SUCH_MARK.
+ * e4_wlog_find_mark() - the first MARK entry whose label is @label.
+ * Returns 0 with *@entry set, or E4_ERR_WLOG_NO_SUCH_MARK.  (An entry
+ * number needs no lookup: entries are numbered from 0 in log order.)
  */
-errcode_t e4_wlog_find_point(e4_wlog_t log, const char *spec,
-			     uint64_t *entry);
+errcode_t e4_wlog_find_mark(e4_wlog_t log, const char *label,
+			    uint64_t *entry);
 
 /*
  * e4_wlog_flags_string() - "FLUSH|FUA|DISCARD|MARK|METADATA" names of

@@ -11,7 +11,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,27 +235,13 @@ int e4_wlog_is_point(const struct e4_wlog_entry *e, int marks)
 	return marks && (e->flags & E4_WLOG_MARK);
 }
 
-errcode_t e4_wlog_find_point(e4_wlog_t log, const char *spec,
-			     uint64_t *entry)
+errcode_t e4_wlog_find_mark(e4_wlog_t log, const char *label,
+			    uint64_t *entry)
 {
-	unsigned long long v;
-	char *end;
 	uint64_t i;
 
-	errno = 0;
-	if (*spec >= '0' && *spec <= '9') {
-		v = strtoull(spec, &end, (spec[0] == '0' &&
-					  (spec[1] == 'x' || spec[1] == 'X')) ?
-			     16 : 10);
-		if (!*end && !errno) {
-			if (v >= log->nr_entries)
-				return E4_ERR_WLOG_NO_SUCH_ENTRY;
-			*entry = v;
-			return 0;
-		}
-	}
 	for (i = 0; i < log->nr_entries; i++)
-		if (log->ents[i].mark && !strcmp(log->ents[i].mark, spec)) {
+		if (log->ents[i].mark && !strcmp(log->ents[i].mark, label)) {
 			*entry = i;
 			return 0;
 		}

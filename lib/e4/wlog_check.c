@@ -105,13 +105,14 @@ static void hfree(struct hmap *h)
 
 /* ---- the context --------------------------------------------------------- */
 
-/* A replayed state: the device at a point, its journal and S_k. */
+/* A replayed state: the device at a point, its journal, the plan of its
+ * scan (plan.c) and S_k, served by an overlay stacked on dfs->io. */
 struct rstate {
 	ext2_filsys		dfs;	/* the device's fs (unreplayed) */
 	e4_journal_t		j;
 	struct e4_jscan		*scan;
-	struct e4_ovl_ent	*map;
-	size_t			nmap;
+	struct e4_plan		*plan;
+	struct e4_state		st;	/* S_k of plan */
 	e4_overlay_t		ov;
 	ext2_filsys		fs;	/* S_k */
 	errcode_t		jerr;	/* journal open error (none: 0) */
@@ -143,8 +144,6 @@ struct ctx {
 	blk64_t			nblocks;
 	struct e4_jmap_run	*jruns;		/* BASE's journal */
 	size_t			njruns;
-	ext2_ino_t		first_ino;
-	ext2_ino_t		special[6];	/* journal, quota, orphan inos */
 	ext2fs_block_bitmap	base_used;	/* BASE's block bitmap */
 	struct arun		*attr;		/* new mappings, commit order */
 	size_t			nattr, aattr;
@@ -221,7 +220,8 @@ static void rstate_close(struct rstate *r)
 	if (r->fs)
 		ext2fs_close_free(&r->fs);
 	e4_overlay_free(r->ov);
-	ext2fs_free_mem(&r->map);
+	e4_state_free(&r->st);
+	e4_plan_free(r->plan);
 	e4_jscan_free(r->scan);
 	if (r->j)
 		e4_journal_close(r->j);
@@ -258,6 +258,10 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 		return 0;
 	}
 	retval = e4_journal_scan(r->j, 0, 0, &r->scan);
+	if (!retval)
+		retval = e4_plan_build(r->j, r->scan, &r->plan);
+	if (!retval)
+		retval = e4_state_init(r->plan, &r->st);
 	if (retval)
 		rstate_close(r);
 	return retval;
@@ -266,23 +270,19 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 /* Make r->fs state S_k of the scan (S_0: the device). */
 static errcode_t rstate_open_k(struct ctx *c, struct rstate *r, size_t k)
 {
-	errcode_t retval;
+	errcode_t retval = 0;
 
 	if (r->fs)
 		ext2fs_close_free(&r->fs);
 	e4_overlay_free(r->ov);
 	r->ov = NULL;
-	ext2fs_free_mem(&r->map);
-	r->nmap = 0;
-	if (r->j && k) {
-		retval = e4_overlay_map_state(r->j, r->scan, k, &r->map,
-					      &r->nmap);
-		if (retval)
-			return retval;
-	}
-	retval = e4_overlay_create(e4_wlog_dev_name(c->d),
-				   r->j ? r->j->io : NULL, r->dfs->blocksize,
-				   r->map, r->nmap, &r->ov);
+	if (r->j)
+		retval = e4_state_seek(&r->st, k);
+	if (!retval)
+		retval = e4_overlay_create(r->dfs->io, r->j ? r->j->io : NULL,
+					   r->dfs->blocksize,
+					   ext2fs_blocks_count(r->dfs->super),
+					   r->j ? &r->st : NULL, &r->ov);
 	if (!retval)
 		retval = e4_overlay_open_fs(r->ov, EXT2_FLAG_SKIP_MMP, &r->fs);
 	if (!retval && (r->fs->blocksize != r->dfs->blocksize ||
@@ -292,30 +292,24 @@ static errcode_t rstate_open_k(struct ctx *c, struct rstate *r, size_t k)
 	return retval;
 }
 
-/* ---- inodes -------------------------------------------------------------- */
-
-/* Regular files whose blocks the check looks at. */
-static int ino_checked(struct ctx *c, ext2_ino_t ino)
+/* The logged copy replay writes to fs block @b in @r's state, or NULL. */
+static const struct e4_copy *replayed_copy(const struct rstate *r,
+					   blk64_t b)
 {
-	size_t i;
-
-	if (ino < c->first_ino)
-		return 0;
-	for (i = 0; i < sizeof(c->special) / sizeof(c->special[0]); i++)
-		if (c->special[i] == ino)
-			return 0;
-	return 1;
+	return r->j ? e4_state_lookup(&r->st, b) : NULL;
 }
 
+/* ---- inodes -------------------------------------------------------------- */
+
 /* Read inode @ino of @fs: 1 and its generation if it is a live regular
- * file (links, in the inode bitmap is not needed: the extent walk is an
- * inode scan of in-use inodes), else 0. */
+ * file holding user data (e4_inode_kind() E4_INO_FILE; the extent walk
+ * is an inode scan of in-use inodes), else 0. */
 static int live_regular(struct ctx *c, ext2_filsys fs, ext2_ino_t ino,
 			uint32_t *gen)
 {
 	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
 
-	if (!ino_checked(c, ino) ||
+	if (e4_inode_kind(fs, ino) != E4_INO_FILE ||
 	    e4_read_inode(fs, ino, inode, EXT2_INODE_SIZE(fs->super)))
 		return 0;
 	if (!inode->i_links_count || !LINUX_S_ISREG(inode->i_mode))
@@ -396,12 +390,6 @@ static errcode_t load_base(struct ctx *c)
 		goto out;
 	}
 	c->nblocks = ext2fs_blocks_count(sb);
-	c->first_ino = EXT2_FIRST_INO(sb);
-	c->special[0] = sb->s_journal_inum;
-	c->special[1] = sb->s_usr_quota_inum;
-	c->special[2] = sb->s_grp_quota_inum;
-	c->special[3] = sb->s_prj_quota_inum;
-	c->special[4] = sb->s_orphan_file_inum;
 	retval = ext2fs_get_array(r.j->nruns, sizeof(*c->jruns), &c->jruns);
 	if (retval)
 		goto out;
@@ -424,6 +412,8 @@ static errcode_t load_base(struct ctx *c)
 		goto out;
 	r.fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
 	retval = ext2fs_read_block_bitmap(r.fs);
+	if (!retval)
+		retval = e4_overlay_error(r.ov);
 	if (!retval)
 		retval = ext2fs_copy_bitmap(r.fs->block_map, &c->base_used);
 out:
@@ -711,6 +701,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	struct e4_jscan one;
 	struct e4_order_opts oo;
 	struct e4_order_report *orep = NULL;
+	struct e4_plan *oplan = NULL;
 	e4_journal_t pj = NULL;
 	errcode_t retval;
 	size_t k, i;
@@ -757,7 +748,9 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 		retval = rstate_open_k(c, &cur, k + 1);
 	if (retval)
 		goto out;
-	/* The ordering check with T alone as its window, over S_(k-1). */
+	/* The ordering check with T alone as its window, over S_(k-1):
+	 * its journal read through S_(k-1)'s overlay (which serves no
+	 * journal block), a scan of T alone, and its plan. */
 	retval = e4_journal_open(prev.fs, NULL, 0, &pj);
 	if (retval)
 		goto out;
@@ -769,13 +762,15 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	one.corrupt = 0;
 	one.fc_live = 0;
 	one.upto_set = 0;
+	retval = e4_plan_build(pj, &one, &oplan);
+	if (retval)
+		goto out;
 	memset(&oo, 0, sizeof(oo));
 	oo.data_mode = c->o->data_mode;
 	oo.stamped = 0;
 	oo.outside = 0;
 	oo.list_mappings = 1;
-	retval = e4_order_check(prev.fs, pj, e4_overlay_name(prev.ov), &one,
-				&oo, &orep);
+	retval = e4_order_check(prev.fs, oplan, &oo, &orep);
 	if (retval)
 		goto out;
 	if (orep->data_mode_src == E4_DMSRC_INFERRED ||
@@ -783,6 +778,10 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 		c->journaled = 1;
 	retval = find_released(c, &prev, &cur, &cur.scan->trans[k], tx,
 			       commit);
+	if (!retval)
+		retval = e4_overlay_error(prev.ov);
+	if (!retval)
+		retval = e4_overlay_error(cur.ov);
 	for (i = 0; !retval && i < orep->nf; i++) {
 		const struct e4_order_finding *m = &orep->f[i];
 		uint32_t gen = 0;
@@ -827,6 +826,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	}
 out:
 	e4_order_report_free(orep);
+	e4_plan_free(oplan);
 	if (pj)
 		e4_journal_close(pj);
 	rstate_close(&prev);
@@ -863,7 +863,7 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 		c->blocks++;
 		if (at && (at->pblk + (l - at->lblk) != p || at->gen != gen))
 			at = NULL;	/* not this mapping */
-		if (p >= c->nblocks || e4_overlay_lookup(c->cur->ov, p))
+		if (p >= c->nblocks || replayed_copy(c->cur, p))
 			continue;	/* outside (order.c's), replayed */
 		/* Written since it last became free: since the commit
 		 * write freeing it, else since BASE. */
@@ -1035,6 +1035,9 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	/* needs_recovery clear: the kernel wipes the log instead of
 	 * replaying it (ext4_load_journal()). */
 	if (r.j && !ext2fs_has_feature_journal_needs_recovery(r.dfs->super)) {
+		e4_state_free(&r.st);
+		e4_plan_free(r.plan);
+		r.plan = NULL;
 		e4_jscan_free(r.scan);
 		r.scan = NULL;
 		e4_journal_close(r.j);
@@ -1060,6 +1063,8 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	c->cur = NULL;
 	if (retval == E4_ERR_EXT_ABORTED)
 		retval = pa.err;
+	if (!retval)	/* no verdict over a state not wholly read */
+		retval = e4_overlay_error(r.ov);
 	if (retval)
 		goto out;
 	pt->blocks = c->blocks;

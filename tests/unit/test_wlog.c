@@ -133,15 +133,11 @@ static void test_parse(void **state)
 	assert_true(e4_wlog_is_point(&log->ents[1], 1));
 	assert_true(e4_wlog_is_point(&log->ents[4], 0));
 	assert_false(e4_wlog_is_point(&log->ents[2], 1));
-	assert_int_equal(e4_wlog_find_point(log, "second", &e), 0);
+	assert_int_equal(e4_wlog_find_mark(log, "second", &e), 0);
 	assert_int_equal(e, 5);
-	assert_int_equal(e4_wlog_find_point(log, "4", &e), 0);
-	assert_int_equal(e, 4);
-	assert_int_equal(e4_wlog_find_point(log, "0x3", &e), 0);
-	assert_int_equal(e, 3);
-	assert_int_equal(e4_wlog_find_point(log, "6", &e),
-			 E4_ERR_WLOG_NO_SUCH_ENTRY);
-	assert_int_equal(e4_wlog_find_point(log, "third", &e),
+	assert_int_equal(e4_wlog_find_mark(log, "first", &e), 0);
+	assert_int_equal(e, 1);
+	assert_int_equal(e4_wlog_find_mark(log, "third", &e),
 			 E4_ERR_WLOG_NO_SUCH_MARK);
 	assert_string_equal(e4_wlog_flags_string(log->ents[4].flags, fl,
 						 sizeof(fl)), "FLUSH|FUA");

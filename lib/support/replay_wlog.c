@@ -1,9 +1,10 @@
 /*
- * replay_wlog.c --- `e4replay --write-log=LOG`: list a dm-log-writes log
- * (--list), give the device at one of its points with its journal
- * replayed (--at), and check alloc-on-commit ordering at every
- * persistence point (--check-order).  Options, flow and output; the work
- * is libe4's (wlog.c, wlog_io.c, wlog_check.c).
+ * replay_wlog.c --- `e4replay --write-log=LOG` and e4debug's wlog_*
+ * commands: list a dm-log-writes log (--list), give the device at one of
+ * its points with its journal replayed (--at, through replay_run.c), and
+ * check alloc-on-commit ordering at every persistence point
+ * (--check-order).  Option checks, flow and output; the work is libe4's
+ * (wlog.c, wlog_io.c, wlog_check.c).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -20,41 +21,16 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "util.h"
-#include "e4replay.h"
-#include "replay_wlog.h"
-
-static const char *prog = "e4replay";
-
-int e4replay_is_wlog(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strncmp(argv[i], "--write-log", 11) &&
-		    (argv[i][11] == 0 || argv[i][11] == '='))
-			return 1;
-	}
-	return 0;
-}
-
-static int usage(void)
-{
-	fprintf(stderr,
-		"Usage: %s --write-log=LOG --list [--json] [--marks] BASE\n"
-		"       %s --write-log=LOG --at=ENTRY|MARK [-v] [--json] "
-		"[-o OUTPUT] BASE\n"
-		"       %s --write-log=LOG --check-order "
-		"[--data-mode=auto|ordered|journal|writeback]\n"
-		"\t\t[--marks] [-v] [--json] BASE\n", prog, prog, prog);
-	return E4R_EXIT_USAGE;
-}
+#include "json.h"
+#include "open.h"
+#include "options.h"
+#include "parse.h"
+#include "replay.h"
+#include "wlog.h"
 
 /* ---- opening ----------------------------------------------------------- */
 
-void e4replay_wlog_close(struct e4w_input *in)
+void e4s_wlog_close(struct e4s_wlog_input *in)
 {
 	e4_wlog_dev_free(in->dev);
 	if (in->base)
@@ -63,8 +39,8 @@ void e4replay_wlog_close(struct e4w_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-errcode_t e4replay_wlog_open(const char *pname, const char *log_path,
-			     const char *base_path, struct e4w_input *in)
+errcode_t e4s_wlog_open(const char *pname, const char *log_path,
+			const char *base_path, struct e4s_wlog_input *in)
 {
 	io_manager mgr = unix_io_manager;
 	const char *name = base_path;
@@ -90,7 +66,7 @@ errcode_t e4replay_wlog_open(const char *pname, const char *log_path,
 			base_path);
 		goto fail;
 	}
-	retval = e4_tool_fault_wrap(pname, base_path, &mgr, &name);
+	retval = e4s_fault_wrap(pname, 0, base_path, &mgr, &name);
 	if (!retval)
 		retval = mgr->open(name, 0, &in->base);
 	if (retval) {
@@ -118,47 +94,47 @@ errcode_t e4replay_wlog_open(const char *pname, const char *log_path,
 	}
 	return 0;
 fail:
-	e4replay_wlog_close(in);
+	e4s_wlog_close(in);
 	return retval;
 }
 
 /* ---- --list ------------------------------------------------------------ */
 
-static void print_log_json(struct e4_json *js, const struct e4w_input *in)
+static void print_log_json(struct e4s_json *js, const struct e4s_wlog_input *in)
 {
 	const struct e4_wlog *l = in->log;
 
-	e4_json_obj_begin(js, "log");
-	e4_json_str(js, "path", in->log_path);
-	e4_json_str(js, "base", in->base_path);
-	e4_json_u64(js, "sectorsize", l->sectorsize);
-	e4_json_u64(js, "nr_entries", l->nr_entries);
-	e4_json_u64(js, "writes", l->nwrites);
-	e4_json_u64(js, "flushes", l->nflush);
-	e4_json_u64(js, "fua", l->nfua);
-	e4_json_u64(js, "discards", l->ndiscard);
-	e4_json_u64(js, "marks", l->nmark);
-	e4_json_u64(js, "metadata", l->nmeta);
-	e4_json_u64(js, "written_bytes", l->written_bytes);
-	e4_json_u64(js, "device_bytes", e4_wlog_dev_size(in->dev));
-	e4_json_u64(js, "ignored_bytes", l->extra_bytes);
-	e4_json_obj_end(js);
+	e4s_json_obj_begin(js, "log");
+	e4s_json_str(js, "path", in->log_path);
+	e4s_json_str(js, "base", in->base_path);
+	e4s_json_u64(js, "sectorsize", l->sectorsize);
+	e4s_json_u64(js, "nr_entries", l->nr_entries);
+	e4s_json_u64(js, "writes", l->nwrites);
+	e4s_json_u64(js, "flushes", l->nflush);
+	e4s_json_u64(js, "fua", l->nfua);
+	e4s_json_u64(js, "discards", l->ndiscard);
+	e4s_json_u64(js, "marks", l->nmark);
+	e4s_json_u64(js, "metadata", l->nmeta);
+	e4s_json_u64(js, "written_bytes", l->written_bytes);
+	e4s_json_u64(js, "device_bytes", e4_wlog_dev_size(in->dev));
+	e4s_json_u64(js, "ignored_bytes", l->extra_bytes);
+	e4s_json_obj_end(js);
 }
 
-static void print_flags_json(struct e4_json *js, uint64_t flags)
+static void print_flags_json(struct e4s_json *js, uint64_t flags)
 {
 	static const char *names[] = { "FLUSH", "FUA", "DISCARD", "MARK",
 				       "METADATA" };
 	unsigned int b;
 
-	e4_json_arr_begin(js, "flags");
+	e4s_json_arr_begin(js, "flags");
 	for (b = 0; b < 5; b++)
 		if (flags & (1ULL << b))
-			e4_json_str(js, NULL, names[b]);
-	e4_json_arr_end(js);
+			e4s_json_str(js, NULL, names[b]);
+	e4s_json_arr_end(js);
 }
 
-void e4replay_wlog_print_list(const struct e4w_input *in, int json,
+void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 			      int marks)
 {
 	const struct e4_wlog *l = in->log;
@@ -168,33 +144,33 @@ void e4replay_wlog_print_list(const struct e4w_input *in, int json,
 	for (i = 0; i < l->nr_entries; i++)
 		npoints += e4_wlog_is_point(&l->ents[i], marks);
 	if (json) {
-		struct e4_json js;
+		struct e4s_json js;
 
-		e4_json_init(&js, stdout);
-		e4_json_obj_begin(&js, NULL);
+		e4s_json_init(&js, stdout);
+		e4s_json_obj_begin(&js, NULL);
 		print_log_json(&js, in);
-		e4_json_arr_begin(&js, "entries");
+		e4s_json_arr_begin(&js, "entries");
 		for (i = 0; i < l->nr_entries; i++) {
 			const struct e4_wlog_entry *e = &l->ents[i];
 
-			e4_json_obj_begin(&js, NULL);
-			e4_json_u64(&js, "entry", i);
+			e4s_json_obj_begin(&js, NULL);
+			e4s_json_u64(&js, "entry", i);
 			print_flags_json(&js, e->flags);
-			e4_json_u64(&js, "sector", e->sector);
-			e4_json_u64(&js, "nr_sectors", e->nr_sectors);
+			e4s_json_u64(&js, "sector", e->sector);
+			e4s_json_u64(&js, "nr_sectors", e->nr_sectors);
 			if (e->mark)
-				e4_json_str(&js, "mark", e->mark);
-			e4_json_bool(&js, "point", e4_wlog_is_point(e, marks));
-			e4_json_obj_end(&js);
+				e4s_json_str(&js, "mark", e->mark);
+			e4s_json_bool(&js, "point", e4_wlog_is_point(e, marks));
+			e4s_json_obj_end(&js);
 		}
-		e4_json_arr_end(&js);
-		e4_json_arr_begin(&js, "points");
+		e4s_json_arr_end(&js);
+		e4s_json_arr_begin(&js, "points");
 		for (i = 0; i < l->nr_entries; i++)
 			if (e4_wlog_is_point(&l->ents[i], marks))
-				e4_json_u64(&js, NULL, i);
-		e4_json_arr_end(&js);
-		e4_json_obj_end(&js);
-		e4_json_finish(&js);
+				e4s_json_u64(&js, NULL, i);
+		e4s_json_arr_end(&js);
+		e4s_json_obj_end(&js);
+		e4s_json_finish(&js);
 		return;
 	}
 	printf("%s: dm-log-writes log of %s: %llu entries, sector size %u; "
@@ -265,16 +241,37 @@ static errcode_t write_device(e4_wlog_dev_t d, const char *path)
 	return retval;
 }
 
-struct wopts {
-	const char	*log, *base, *output, *at;
-	int		list, check, json, verbose, marks, dry_run;
-	int		data_mode;
-};
-
-static int run_at(struct wopts *w, struct e4w_input *in)
+/*
+ * The point named by @spec: an entry number (decimal or 0x hex, by
+ * lib/support's one number parser) or a MARK label.
+ */
+static errcode_t find_point(const struct e4s_wlog_input *in,
+			    const char *spec, uint64_t *entry)
 {
-	struct e4r_opts o;
-	struct e4r_run run;
+	uint64_t v;
+
+	if (e4s_scan_num(spec, strlen(spec), UINT64_MAX, &v) == E4S_NUM_OK) {
+		if (v >= in->log->nr_entries)
+			return E4_ERR_WLOG_NO_SUCH_ENTRY;
+		*entry = v;
+		return 0;
+	}
+	return e4_wlog_find_mark(in->log, spec, entry);
+}
+
+/*
+ * --at: the device at the point, its journal replayed by replay_run.c's
+ * flow: without -o what replay would do (-n) on the device read through
+ * the write-log io_manager; with -o the device written to a new file
+ * (under a temporary name, renamed at the end) and replayed there.
+ */
+static int run_at(const char *prog, const struct e4s_req *r0,
+		  struct e4s_wlog_input *in)
+{
+	struct e4s_req r = *r0;
+	struct e4s_replay run;
+	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	uint64_t point;
@@ -283,22 +280,19 @@ static int run_at(struct wopts *w, struct e4w_input *in)
 	int rc = 0, made = 0;
 	struct stat st;
 
-	retval = e4_wlog_find_point(in->log, w->at, &point);
+	retval = find_point(in, r.wlog_at, &point);
 	if (retval) {
-		com_err(prog, retval, "(--at=%s) in write log %s", w->at,
-			w->log);
+		com_err(prog, retval, "(--at=%s) in write log %s", r.wlog_at,
+			in->log_path);
 		return E4R_EXIT_USAGE;
 	}
 	e4_wlog_dev_set_point(in->dev, (int64_t)point);
-	snprintf(where, sizeof(where), "%s at entry %llu of %s", w->base,
-		 (unsigned long long)point, w->log);
-	memset(&o, 0, sizeof(o));
+	snprintf(where, sizeof(where), "%s at entry %llu of %s",
+		 in->base_path, (unsigned long long)point, in->log_path);
 	memset(&run, 0, sizeof(run));
-	o.verbose = w->verbose;
-	o.json = w->json;
-	o.device = o.target = where;
-	if (!w->output) {
-		o.dry_run = 1;
+	r.device = r.target = where;
+	if (!r.output) {
+		r.dry_run = 1;
 		retval = ext2fs_open2(e4_wlog_dev_name(in->dev), NULL,
 				      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
 				      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
@@ -309,12 +303,12 @@ static int run_at(struct wopts *w, struct e4w_input *in)
 			return E4R_EXIT_ERROR;
 		}
 	} else {
-		if (stat(w->output, &st) == 0) {
+		if (stat(r.output, &st) == 0) {
 			fprintf(stderr, "%s: OUTPUT %s exists; nothing done\n",
-				prog, w->output);
+				prog, r.output);
 			return E4R_EXIT_USAGE;
 		}
-		snprintf(tmp, sizeof(tmp), "%s.e4tmp%d", w->output,
+		snprintf(tmp, sizeof(tmp), "%s.e4tmp%d", r.output,
 			 (int)getpid());
 		retval = write_device(in->dev, tmp);
 		made = retval != EEXIST;
@@ -323,33 +317,40 @@ static int run_at(struct wopts *w, struct e4w_input *in)
 			rc = E4R_EXIT_ERROR;
 			goto out;
 		}
-		o.output = o.target = w->output;
-		if (e4_tool_open_fs(prog, tmp, E4_OPEN_RW |
-				    E4_OPEN_IGNORE_CSUM, NULL, &fs)) {
+		r.target = r.output;
+		if (e4s_open_fs(prog, tmp, E4S_OPEN_RW | E4S_OPEN_IGNORE_CSUM,
+				NULL, &fs)) {
 			rc = E4R_EXIT_ERROR;
 			goto out;
 		}
 	}
-	retval = e4_journal_open(fs, NULL, w->output ? E4_JOURNAL_RW : 0, &j);
-	if (retval == E4_ERR_NO_JOURNAL && !e4_tool_needs_recovery(fs)) {
+	retval = e4s_open_journal(prog, fs, NULL,
+				  r.output ? E4_JOURNAL_RW : 0, &j);
+	if (retval == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(fs)) {
 		printf("%s: no journal, nothing to replay\n", where);
 	} else if (retval) {
 		com_err(prog, retval, "while opening the journal of %s", where);
 		rc = E4R_EXIT_ERROR;
 	} else {
-		rc = e4r_run(prog, &o, fs, j, &run);
+		rc = e4s_replay_scan(prog, &r, j, &scan, &plan);
+		if (!rc) {
+			e4s_replay_decide(prog, &r, fs, scan, &run);
+			rc = e4s_replay_run(prog, &r, fs, plan, &run);
+		}
 	}
+	e4_plan_free(plan);
+	e4_jscan_free(scan);
 	if (j)
 		e4_journal_close(j);
 	retval = ext2fs_close_free(&fs);
 	if (retval) {
-		com_err(prog, retval, "while closing %s", o.target);
+		com_err(prog, retval, "while closing %s", r.target);
 		rc |= E4R_EXIT_ERROR;
 	}
-	if (w->output && !(rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))) {
-		if (rename(tmp, w->output) < 0) {
+	if (r.output && !(rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))) {
+		if (rename(tmp, r.output) < 0) {
 			com_err(prog, errno, "while renaming %s to %s", tmp,
-				w->output);
+				r.output);
 			rc |= E4R_EXIT_ERROR;
 		} else {
 			made = 0;
@@ -434,7 +435,7 @@ static void print_finding_text(const struct e4_wlog_finding *f,
 	printf("\n");
 }
 
-static void print_check_text(const struct e4w_input *in,
+static void print_check_text(const struct e4s_wlog_input *in,
 			     const struct e4_wlog_report *rep, int verbose)
 {
 	size_t i, np = 0;
@@ -535,105 +536,106 @@ static void print_check_text(const struct e4w_input *in,
 	       (unsigned long long)rep->notes);
 }
 
-static void print_finding_json(struct e4_json *js,
+static void print_finding_json(struct e4s_json *js,
 			       const struct e4_wlog_finding *f)
 {
-	e4_json_obj_begin(js, NULL);
-	e4_json_str(js, "kind", e4_wlog_kind_name(f->kind, f->permitted));
-	e4_json_bool(js, "violation", !f->permitted);
+	e4s_json_obj_begin(js, NULL);
+	e4s_json_str(js, "kind", e4_wlog_kind_name(f->kind, f->permitted));
+	e4s_json_bool(js, "violation", !f->permitted);
 	if (f->kind == E4_WLOG_UNRECOVERABLE) {
-		e4_json_obj_end(js);
+		e4s_json_obj_end(js);
 		return;
 	}
 	if (f->has_tid)
-		e4_json_u64(js, "tid", f->tid);
+		e4s_json_u64(js, "tid", f->tid);
 	else
-		e4_json_null(js, "tid");
-	e4_json_u64(js, "inode", f->ino);
-	e4_json_u64(js, "generation", f->generation);
+		e4s_json_null(js, "tid");
+	e4s_json_u64(js, "inode", f->ino);
+	e4s_json_u64(js, "generation", f->generation);
 	if (f->path)
-		e4_json_str(js, "path", f->path);
+		e4s_json_str(js, "path", f->path);
 	else
-		e4_json_null(js, "path");
-	e4_json_u64(js, "lblk", f->lblk);
-	e4_json_u64(js, "pblk", f->pblk);
-	e4_json_u64(js, "len", f->len);
-	e4_json_bool(js, "conversion", f->conversion);
+		e4s_json_null(js, "path");
+	e4s_json_u64(js, "lblk", f->lblk);
+	e4s_json_u64(js, "pblk", f->pblk);
+	e4s_json_u64(js, "len", f->len);
+	e4s_json_bool(js, "conversion", f->conversion);
 	if (f->kind != E4_WLOG_STALE) {
 		if (f->data_entry < 0)
-			e4_json_null(js, "data_entry");
+			e4s_json_null(js, "data_entry");
 		else
-			e4_json_i64(js, "data_entry", f->data_entry);
-		e4_json_i64(js, "commit_entry", f->commit_entry);
+			e4s_json_i64(js, "data_entry", f->data_entry);
+		e4s_json_i64(js, "commit_entry", f->commit_entry);
 	}
-	e4_json_obj_end(js);
+	e4s_json_obj_end(js);
 }
 
-static void print_check_json(const struct e4w_input *in,
+static void print_check_json(const struct e4s_wlog_input *in,
 			     const struct e4_wlog_report *rep, int rc)
 {
 	static const char *src[] = { "given", "default_mount_opts",
 				     "inferred", "assumed" };
-	struct e4_json js;
+	struct e4s_json js;
 	size_t i, k;
 
-	e4_json_init(&js, stdout);
-	e4_json_obj_begin(&js, NULL);
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
 	print_log_json(&js, in);
-	e4_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
-	e4_json_str(&js, "data_mode_source", src[rep->data_mode_src]);
-	e4_json_arr_begin(&js, "warnings");
+	e4s_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
+	e4s_json_str(&js, "data_mode_source", src[rep->data_mode_src]);
+	e4s_json_arr_begin(&js, "warnings");
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
-		e4_json_str(&js, NULL, rep->warnings[i]);
-	e4_json_arr_end(&js);
-	e4_json_arr_begin(&js, "transactions");
+		e4s_json_str(&js, NULL, rep->warnings[i]);
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "transactions");
 	for (i = 0; i < rep->ntxns; i++) {
 		const struct e4_wlog_txn *t = &rep->txns[i];
 
-		e4_json_obj_begin(&js, NULL);
-		e4_json_u64(&js, "tid", t->tid);
-		e4_json_u64(&js, "commit_entry", t->commit_entry);
-		e4_json_bool(&js, "checked", t->committed);
-		e4_json_u64(&js, "new_blocks", t->new_blocks);
-		e4_json_u64(&js, "conversions", t->conversions);
-		e4_json_u64(&js, "released_blocks", t->released);
-		e4_json_u64(&js, "violation_blocks", t->violations);
-		e4_json_obj_end(&js);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", t->tid);
+		e4s_json_u64(&js, "commit_entry", t->commit_entry);
+		e4s_json_bool(&js, "checked", t->committed);
+		e4s_json_u64(&js, "new_blocks", t->new_blocks);
+		e4s_json_u64(&js, "conversions", t->conversions);
+		e4s_json_u64(&js, "released_blocks", t->released);
+		e4s_json_u64(&js, "violation_blocks", t->violations);
+		e4s_json_obj_end(&js);
 	}
-	e4_json_arr_end(&js);
-	e4_json_arr_begin(&js, "points");
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "points");
 	for (i = 0; i < rep->npoints; i++) {
 		const struct e4_wlog_point *p = &rep->points[i];
 
-		e4_json_obj_begin(&js, NULL);
-		e4_json_u64(&js, "entry", p->entry);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "entry", p->entry);
 		if (p->mark)
-			e4_json_str(&js, "mark", p->mark);
+			e4s_json_str(&js, "mark", p->mark);
 		else
-			e4_json_null(&js, "mark");
-		e4_json_bool(&js, "recoverable", !p->fail);
-		e4_json_arr_begin(&js, "committed_tids");
+			e4s_json_null(&js, "mark");
+		e4s_json_bool(&js, "recoverable", !p->fail);
+		e4s_json_arr_begin(&js, "committed_tids");
 		for (k = 0; k < p->ntids; k++)
-			e4_json_u64(&js, NULL, p->tids[k]);
-		e4_json_arr_end(&js);
-		e4_json_u64(&js, "blocks_checked", p->blocks);
-		e4_json_arr_begin(&js, "violations");
+			e4s_json_u64(&js, NULL, p->tids[k]);
+		e4s_json_arr_end(&js);
+		e4s_json_u64(&js, "blocks_checked", p->blocks);
+		e4s_json_arr_begin(&js, "violations");
 		for (k = 0; k < p->nf; k++)
 			print_finding_json(&js, &rep->f[p->first_f + k]);
-		e4_json_arr_end(&js);
-		e4_json_obj_end(&js);
+		e4s_json_arr_end(&js);
+		e4s_json_obj_end(&js);
 	}
-	e4_json_arr_end(&js);
-	e4_json_u64(&js, "violations", rep->violations);
-	e4_json_u64(&js, "violation_blocks", rep->violation_blocks);
-	e4_json_u64(&js, "notes", rep->notes);
-	e4_json_u64(&js, "unrecoverable_points", rep->unrecoverable);
-	e4_json_i64(&js, "exit", rc);
-	e4_json_obj_end(&js);
-	e4_json_finish(&js);
+	e4s_json_arr_end(&js);
+	e4s_json_u64(&js, "violations", rep->violations);
+	e4s_json_u64(&js, "violation_blocks", rep->violation_blocks);
+	e4s_json_u64(&js, "notes", rep->notes);
+	e4s_json_u64(&js, "unrecoverable_points", rep->unrecoverable);
+	e4s_json_i64(&js, "exit", rc);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
 }
 
-static int run_check(struct wopts *w, struct e4w_input *in)
+static int run_check(const char *prog, const struct e4s_req *r,
+		     struct e4s_wlog_input *in)
 {
 	struct e4_wlog_check_opts co;
 	struct e4_wlog_report *rep = NULL;
@@ -641,112 +643,68 @@ static int run_check(struct wopts *w, struct e4w_input *in)
 	int rc;
 
 	memset(&co, 0, sizeof(co));
-	co.data_mode = w->data_mode;
-	co.marks = w->marks;
+	co.data_mode = r->order.data_mode;
+	co.marks = r->wlog_marks;
 	retval = e4_wlog_check(in->dev, &co, &rep);
 	if (retval) {
 		com_err(prog, retval, "while checking write log %s over %s",
-			w->log, w->base);
+			in->log_path, in->base_path);
 		return E4R_EXIT_ERROR;
 	}
 	rc = (rep->violations || rep->unrecoverable) ? E4R_EXIT_CORRUPT : 0;
-	if (w->json)
+	if (r->json)
 		print_check_json(in, rep, rc);
 	else
-		print_check_text(in, rep, w->verbose);
+		print_check_text(in, rep, r->verbose);
 	e4_wlog_report_free(rep);
 	return rc;
 }
 
-/* ---- main -------------------------------------------------------------- */
+/* ---- the run ------------------------------------------------------------ */
 
-int e4replay_wlog_main(int argc, char **argv)
+int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 {
-	static const struct option longopts[] = {
-		{ "write-log", required_argument, NULL, 'W' },
-		{ "list", no_argument, NULL, 'L' },
-		{ "at", required_argument, NULL, 'A' },
-		{ "check-order", no_argument, NULL, 'C' },
-		{ "data-mode", required_argument, NULL, 'D' },
-		{ "marks", no_argument, NULL, 'M' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct wopts w;
-	struct e4w_input in;
-	int c, rc, modes;
+	struct e4s_wlog_input in;
+	const char *bad = NULL;
+	int modes = r->wlog_list + !!r->wlog_at + r->check_order, rc;
 
-	memset(&w, 0, sizeof(w));
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "vo:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'W':
-			w.log = optarg;
-			break;
-		case 'L':
-			w.list = 1;
-			break;
-		case 'A':
-			w.at = optarg;
-			break;
-		case 'C':
-			w.check = 1;
-			break;
-		case 'D':
-			if (!strcmp(optarg, "auto"))
-				w.data_mode = E4_DATA_AUTO;
-			else if (!strcmp(optarg, "ordered"))
-				w.data_mode = E4_DATA_ORDERED;
-			else if (!strcmp(optarg, "journal"))
-				w.data_mode = E4_DATA_JOURNAL;
-			else if (!strcmp(optarg, "writeback"))
-				w.data_mode = E4_DATA_WRITEBACK;
-			else {
-				fprintf(stderr, "%s: invalid data mode '%s'\n",
-					prog, optarg);
-				return E4R_EXIT_USAGE;
-			}
-			break;
-		case 'M':
-			w.marks = 1;
-			break;
-		case 'J':
-			w.json = 1;
-			break;
-		case 'v':
-			w.verbose = 1;
-			break;
-		case 'o':
-			w.output = optarg;
-			break;
-		default:
-			return usage();
-		}
-	}
-	modes = w.list + !!w.at + w.check;
-	if (optind != argc - 1 || !w.log || !*w.log || modes != 1)
-		return usage();
-	w.base = argv[optind];
-	if (w.output && !w.at) {
-		fprintf(stderr, "%s: -o goes with --at\n", prog);
+	if (!r->write_log || !*r->write_log || modes != 1) {
+		fprintf(stderr, "%s: --write-log=LOG takes one of --list, "
+			"--at=ENTRY|MARK and --check-order\n", prog);
 		return E4R_EXIT_USAGE;
 	}
-	if (w.data_mode && !w.check) {
-		fprintf(stderr, "%s: --data-mode goes with --check-order\n",
-			prog);
+	if (r->output && !r->wlog_at)
+		bad = "-o goes with --at";
+	else if (r->dry_run && (r->output || !r->wlog_at))
+		bad = "-n goes with --at, without -o";
+	else if (r->order_opt_set &&
+		 (!r->check_order || r->order.outside >= 0 ||
+		  r->order.stamped >= 0 || r->order.list_mappings))
+		bad = "--data-mode goes with --check-order; --outside, "
+			"--stamped and --list-mappings do not go with "
+			"--write-log";
+	else if (r->journal_dev || r->undo_file || r->journal_output ||
+		 r->upto_set || r->replay_in_place || r->ignore_fc ||
+		 r->replay_anyway)
+		bad = "-j, -z, --journal-output, --upto, --replay, "
+			"--ignore-fast-commit and --replay-anyway do not go "
+			"with --write-log";
+	else if (r->wlog_marks && r->wlog_at)
+		bad = "--marks goes with --list and --check-order";
+	if (bad) {
+		fprintf(stderr, "%s: %s\n", prog, bad);
 		return E4R_EXIT_USAGE;
 	}
-	if (e4replay_wlog_open(prog, w.log, w.base, &in))
+	if (e4s_wlog_open(prog, r->write_log, r->device, &in))
 		return E4R_EXIT_ERROR;
-	if (w.list) {
-		e4replay_wlog_print_list(&in, w.json, w.marks);
+	if (r->wlog_list) {
+		e4s_wlog_print_list(&in, r->json, r->wlog_marks);
 		rc = 0;
-	} else if (w.at) {
-		rc = run_at(&w, &in);
+	} else if (r->wlog_at) {
+		rc = run_at(prog, r, &in);
 	} else {
-		rc = run_check(&w, &in);
+		rc = run_check(prog, r, &in);
 	}
-	e4replay_wlog_close(&in);
+	e4s_wlog_close(&in);
 	return rc;
 }

@@ -1,5 +1,5 @@
-# wlog_lib.sh --- shell helpers of the write-log tests (w_*): after
-# . "$TOP/tests/test_lib.sh" a script does . "$TOP/tests/wlog/wlog_lib.sh".
+# wlog.sh --- shell helpers of the write-log tests (w_*): the recorded
+# logs of tests/wlog/logs, the state-by-state oracle, recording.
 WLOGS="$TOP/tests/wlog/logs"
 WLOG_ORACLE="$TOP/tests/wlog/oracle"
 WLOG_COMPARE="$TOP/tests/wlog/compare"
