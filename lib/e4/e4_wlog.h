@@ -58,7 +58,8 @@ struct e4_wlog_entry {
 /* A parsed log (e4_wlog_open()); every member owned. */
 struct e4_wlog {
 	char		*path;		/* the log file */
-	io_channel	io;		/* the log file, block size sectorsize */
+	io_channel	io;		/* the log file (block size: the
+					 * sector size) */
 	uint32_t	sectorsize;	/* bytes */
 	uint64_t	nr_entries;	/* the super block's nr_entries */
 	uint64_t	file_size;	/* bytes */
@@ -67,7 +68,8 @@ struct e4_wlog {
 					 * entry (not entries of the log) */
 	uint64_t	nwrites, nflush, nfua, ndiscard, nmark, nmeta;
 	uint64_t	written_bytes;	/* data bytes of the writes */
-	uint64_t	max_sector;	/* end of the furthest range (sectors) */
+	uint64_t	max_sector;	/* end of the furthest range,
+					 * sectors */
 };
 typedef struct e4_wlog *e4_wlog_t;
 
@@ -274,7 +276,8 @@ struct e4_wlog_point {
 	uint64_t	entry;
 	const char	*mark;		/* label of the last MARK at or before
 					 * the entry, or NULL (the log's) */
-	uint32_t	*tids;		/* committed tids its recovery replays */
+	uint32_t	*tids;		/* committed tids its recovery
+					 * replays */
 	size_t		ntids;
 	size_t		first_f, nf;	/* its findings in rep->f */
 	uint64_t	blocks;		/* initialized regular-file blocks

@@ -260,8 +260,9 @@ char *e4_wlog_flags_string(uint64_t flags, char *buf, size_t len)
 	buf[0] = 0;
 	for (b = 0; b < 5; b++)
 		if (flags & (1ULL << b))
-			used += snprintf(buf + used, used < len ? len - used : 0,
-					 "%s%s", used ? "|" : "", names[b]);
+			used += snprintf(buf + used,
+					 used < len ? len - used : 0, "%s%s",
+					 used ? "|" : "", names[b]);
 	if (flags & ~(uint64_t)E4_WLOG_KNOWN_FLAGS)
 		used += snprintf(buf + used, used < len ? len - used : 0,
 				 "%s0x%llx", used ? "|" : "",

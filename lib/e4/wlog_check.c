@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "e4.h"
+#include "e4_int.h"
 
 /* ---- a small hash: u64 key -> two u64 values ----------------------------- */
 
@@ -65,7 +65,8 @@ static errcode_t hput(struct hmap *h, uint64_t key, uint64_t a, uint64_t b)
 	errcode_t retval;
 
 	if (!h->t || (h->n + 1) * 2 > h->mask + 1) {
-		struct hmap g = { NULL, h->t ? 2 * (h->mask + 1) - 1 : 1023, 0 };
+		struct hmap g = { NULL, h->t ? 2 * (h->mask + 1) - 1 : 1023,
+				  0 };
 
 		retval = ext2fs_get_arrayzero(g.mask + 1, sizeof(*g.t), &g.t);
 		if (retval)
@@ -109,12 +110,9 @@ static void hfree(struct hmap *h)
  * scan (plan.c) and S_k, served by an overlay stacked on dfs->io. */
 struct rstate {
 	ext2_filsys		dfs;	/* the device's fs (unreplayed) */
-	e4_journal_t		j;
-	struct e4_jscan		*scan;
-	struct e4_plan		*plan;
-	struct e4_state		st;	/* S_k of plan */
-	e4_overlay_t		ov;
-	ext2_filsys		fs;	/* S_k */
+	struct e4_replayed	rp;	/* its journal, scan, plan, S_k
+					 * (rp.st), the overlay and the fs
+					 * of S_k (rp.fs) */
 	errcode_t		jerr;	/* journal open error (none: 0) */
 };
 
@@ -188,43 +186,17 @@ static void warn(struct e4_wlog_report *rep, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (rep->nwarnings >= 8)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(rep->warnings[rep->nwarnings++], sizeof(rep->warnings[0]),
-		  fmt, ap);
+	e4_vadd_warning(rep->warnings[0], sizeof(rep->warnings[0]), 8,
+			&rep->nwarnings, fmt, ap);
 	va_end(ap);
-}
-
-static errcode_t grow(void **p, size_t *alloc, size_t want, size_t sz)
-{
-	size_t na;
-	errcode_t retval;
-
-	if (want <= *alloc)
-		return 0;
-	na = *alloc ? *alloc : 16;
-	while (na < want)
-		na *= 2;
-	retval = ext2fs_resize_mem(*alloc * sz, na * sz, p);
-	if (retval)
-		return retval;
-	*alloc = na;
-	return 0;
 }
 
 /* ---- replayed states ----------------------------------------------------- */
 
 static void rstate_close(struct rstate *r)
 {
-	if (r->fs)
-		ext2fs_close_free(&r->fs);
-	e4_overlay_free(r->ov);
-	e4_state_free(&r->st);
-	e4_plan_free(r->plan);
-	e4_jscan_free(r->scan);
-	if (r->j)
-		e4_journal_close(r->j);
+	e4_replayed_close(&r->rp);
 	if (r->dfs)
 		ext2fs_close_free(&r->dfs);
 	memset(r, 0, sizeof(*r));
@@ -250,43 +222,47 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 		rstate_close(r);
 		return EXT2_ET_CORRUPT_SUPERBLOCK;
 	}
-	r->jerr = e4_journal_open(r->dfs, NULL, 0, &r->j);
+	r->jerr = e4_journal_open(r->dfs, NULL, 0, &r->rp.j);
 	if (r->jerr) {
-		if (r->j)
-			e4_journal_close(r->j);
-		r->j = NULL;
+		if (r->rp.j)
+			e4_journal_close(r->rp.j);
+		r->rp.j = NULL;
 		return 0;
 	}
-	retval = e4_journal_scan(r->j, 0, 0, &r->scan);
+	retval = e4_journal_scan(r->rp.j, 0, 0, &r->rp.scan);
 	if (!retval)
-		retval = e4_plan_build(r->j, r->scan, &r->plan);
+		retval = e4_plan_build(r->rp.j, r->rp.scan, &r->rp.plan);
 	if (!retval)
-		retval = e4_state_init(r->plan, &r->st);
+		retval = e4_state_init(r->rp.plan, &r->rp.st);
 	if (retval)
 		rstate_close(r);
 	return retval;
 }
 
-/* Make r->fs state S_k of the scan (S_0: the device). */
+/* Make r->rp.fs state S_k of the scan (S_0: the device). */
 static errcode_t rstate_open_k(struct ctx *c, struct rstate *r, size_t k)
 {
 	errcode_t retval = 0;
 
-	if (r->fs)
-		ext2fs_close_free(&r->fs);
-	e4_overlay_free(r->ov);
-	r->ov = NULL;
-	if (r->j)
-		retval = e4_state_seek(&r->st, k);
+	if (r->rp.fs)
+		ext2fs_close_free(&r->rp.fs);
+	e4_overlay_free(r->rp.ov);
+	r->rp.ov = NULL;
+	e4_journal_t j = r->rp.j;
+
+	if (j)
+		retval = e4_state_seek(&r->rp.st, k);
 	if (!retval)
-		retval = e4_overlay_create(r->dfs->io, r->j ? r->j->io : NULL,
+		retval = e4_overlay_create(r->dfs->io, j ? j->io : NULL,
 					   r->dfs->blocksize,
 					   ext2fs_blocks_count(r->dfs->super),
-					   r->j ? &r->st : NULL, &r->ov);
+					   j ? &r->rp.st : NULL, &r->rp.ov);
 	if (!retval)
-		retval = e4_overlay_open_fs(r->ov, EXT2_FLAG_SKIP_MMP, &r->fs);
-	if (!retval && (r->fs->blocksize != r->dfs->blocksize ||
-			r->fs->group_desc_count != r->dfs->group_desc_count))
+		retval = e4_overlay_open_fs(r->rp.ov, EXT2_FLAG_SKIP_MMP,
+					    &r->rp.fs);
+	if (!retval &&
+	    (r->rp.fs->blocksize != r->dfs->blocksize ||
+	     r->rp.fs->group_desc_count != r->dfs->group_desc_count))
 		retval = EXT2_ET_CORRUPT_SUPERBLOCK;
 	c->rep->states_opened++;
 	return retval;
@@ -296,7 +272,7 @@ static errcode_t rstate_open_k(struct ctx *c, struct rstate *r, size_t k)
 static const struct e4_copy *replayed_copy(const struct rstate *r,
 					   blk64_t b)
 {
-	return r->j ? e4_state_lookup(&r->st, b) : NULL;
+	return r->rp.j ? e4_state_lookup(&r->rp.st, b) : NULL;
 }
 
 /* ---- inodes -------------------------------------------------------------- */
@@ -342,7 +318,7 @@ static errcode_t add_finding(struct ctx *c, const struct e4_wlog_finding *f)
 			goto count;
 		}
 	}
-	retval = grow((void **)&rep->f, &c->af, rep->nf + 1, sizeof(*rep->f));
+	retval = grow(&rep->f, &c->af, rep->nf + 1, sizeof(*rep->f));
 	if (retval)
 		return retval;
 	rep->f[rep->nf++] = *f;
@@ -379,7 +355,7 @@ static errcode_t load_base(struct ctx *c)
 		retval = E4_ERR_BIGALLOC;
 		goto out;
 	}
-	if (!r.j || r.j->external) {
+	if (!r.rp.j || r.rp.j->external) {
 		retval = r.jerr ? r.jerr : E4_ERR_NO_JOURNAL;
 		goto out;
 	}
@@ -390,11 +366,11 @@ static errcode_t load_base(struct ctx *c)
 		goto out;
 	}
 	c->nblocks = ext2fs_blocks_count(sb);
-	retval = ext2fs_get_array(r.j->nruns, sizeof(*c->jruns), &c->jruns);
+	retval = ext2fs_get_array(r.rp.j->nruns, sizeof(*c->jruns), &c->jruns);
 	if (retval)
 		goto out;
-	memcpy(c->jruns, r.j->runs, r.j->nruns * sizeof(*c->jruns));
-	c->njruns = r.j->nruns;
+	memcpy(c->jruns, r.rp.j->runs, r.rp.j->nruns * sizeof(*c->jruns));
+	c->njruns = r.rp.j->nruns;
 	retval = ext2fs_get_mem(c->bs, &c->buf);
 	if (!retval)
 		retval = ext2fs_get_mem(c->bs, &c->buf2);
@@ -404,18 +380,19 @@ static errcode_t load_base(struct ctx *c)
 					    &c->ibuf);
 	if (retval)
 		goto out;
-	if (r.scan->fail)
+	if (r.rp.scan->fail)
 		warn(c->rep, "BASE's journal cannot be recovered (%s): BASE "
-		     "is read as it is", error_message(r.scan->fail));
-	retval = rstate_open_k(c, &r, r.scan->fail ? 0 : r.scan->ncommitted);
+		     "is read as it is", error_message(r.rp.scan->fail));
+	retval = rstate_open_k(c, &r, r.rp.scan->fail ? 0 :
+			       r.rp.scan->ncommitted);
 	if (retval)
 		goto out;
-	r.fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
-	retval = ext2fs_read_block_bitmap(r.fs);
+	r.rp.fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	retval = ext2fs_read_block_bitmap(r.rp.fs);
 	if (!retval)
-		retval = e4_overlay_error(r.ov);
+		retval = e4_overlay_error(r.rp.ov);
 	if (!retval)
-		retval = ext2fs_copy_bitmap(r.fs->block_map, &c->base_used);
+		retval = ext2fs_copy_bitmap(r.rp.fs->block_map, &c->base_used);
 out:
 	rstate_close(&r);
 	return retval;
@@ -507,7 +484,7 @@ static errcode_t rel_add(struct ctx *c, blk64_t start, blk64_t end,
 		right.start = end;
 	}
 	nins = 1 + (left.end > left.start) + (right.end > right.start);
-	retval = grow((void **)&c->rel, &c->arel, c->nrel - (b - a) + nins,
+	retval = grow(&c->rel, &c->arel, c->nrel - (b - a) + nins,
 		      sizeof(*c->rel));
 	if (retval)
 		return retval;
@@ -532,7 +509,7 @@ static errcode_t attr_add(struct ctx *c, ext2_ino_t ino, uint32_t gen,
 	struct arun *r;
 	errcode_t retval;
 
-	retval = grow((void **)&c->attr, &c->aattr, c->nattr + 1,
+	retval = grow(&c->attr, &c->aattr, c->nattr + 1,
 		      sizeof(*c->attr));
 	if (retval)
 		return retval;
@@ -592,7 +569,7 @@ static errcode_t find_released(struct ctx *c, struct rstate *prev,
 			       struct rstate *cur, const struct e4_jtrans *tr,
 			       struct e4_wlog_txn *tx, int64_t commit)
 {
-	ext2_filsys fs = cur->fs;
+	ext2_filsys fs = cur->rp.fs;
 	size_t t;
 	dgrp_t g;
 	errcode_t retval;
@@ -608,10 +585,10 @@ static errcode_t find_released(struct ctx *c, struct rstate *prev,
 				break;
 		if (g == fs->group_desc_count)
 			continue;
-		if (ext2fs_has_group_desc_csum(prev->fs) &&
-		    ext2fs_bg_flags_test(prev->fs, g, EXT2_BG_BLOCK_UNINIT))
+		if (ext2fs_has_group_desc_csum(prev->rp.fs) &&
+		    ext2fs_bg_flags_test(prev->rp.fs, g, EXT2_BG_BLOCK_UNINIT))
 			continue;
-		if (io_channel_read_blk64(prev->fs->io, b, 1, c->buf) ||
+		if (io_channel_read_blk64(prev->rp.fs->io, b, 1, c->buf) ||
 		    io_channel_read_blk64(fs->io, b, 1, c->buf2))
 			continue;
 		first = ext2fs_group_first_block2(fs, g);
@@ -706,7 +683,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	errcode_t retval;
 	size_t k, i;
 
-	retval = grow((void **)&rep->txns, &c->atxns, rep->ntxns + 1,
+	retval = grow(&rep->txns, &c->atxns, rep->ntxns + 1,
 		      sizeof(*rep->txns));
 	if (retval)
 		return retval;
@@ -721,20 +698,21 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 		retval = rstate_open_dev(c, &cur);
 	if (retval)
 		return retval;
-	if (!cur.j || cur.scan->fail) {
+	if (!cur.rp.j || cur.rp.scan->fail) {
 		/* Nothing replayable: no state to diff. */
 		if (!c->unreplayable_warned++)
 			warn(rep, "entry %lld writes the commit block of tid "
 			     "%u but the journal there is not replayable "
 			     "(%s): this and such later commits not checked",
 			     (long long)commit, tid,
-			     error_message(cur.j ? cur.scan->fail : cur.jerr));
+			     error_message(cur.rp.j ? cur.rp.scan->fail :
+					   cur.jerr));
 		goto out;
 	}
-	for (k = 0; k < cur.scan->ncommitted; k++)
-		if (cur.scan->trans[k].tid == tid)
+	for (k = 0; k < cur.rp.scan->ncommitted; k++)
+		if (cur.rp.scan->trans[k].tid == tid)
 			break;
-	if (k == cur.scan->ncommitted) {
+	if (k == cur.rp.scan->ncommitted) {
 		warn(rep, "entry %lld writes the commit block of tid %u, which "
 		     "recovery at that entry does not replay: not checked",
 		     (long long)commit, tid);
@@ -751,11 +729,11 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	/* The ordering check with T alone as its window, over S_(k-1):
 	 * its journal read through S_(k-1)'s overlay (which serves no
 	 * journal block), a scan of T alone, and its plan. */
-	retval = e4_journal_open(prev.fs, NULL, 0, &pj);
+	retval = e4_journal_open(prev.rp.fs, NULL, 0, &pj);
 	if (retval)
 		goto out;
-	one = *cur.scan;
-	one.trans = &cur.scan->trans[k];
+	one = *cur.rp.scan;
+	one.trans = &cur.rp.scan->trans[k];
 	one.ntrans = one.ncommitted = 1;
 	one.start_tid = tid;
 	one.end_tid = tid + 1;
@@ -770,18 +748,18 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	oo.stamped = 0;
 	oo.outside = 0;
 	oo.list_mappings = 1;
-	retval = e4_order_check(prev.fs, oplan, &oo, &orep);
+	retval = e4_order_check(prev.rp.fs, oplan, &oo, &orep);
 	if (retval)
 		goto out;
 	if (orep->data_mode_src == E4_DMSRC_INFERRED ||
 	    orep->data_mode == E4_DATA_JOURNAL)
 		c->journaled = 1;
-	retval = find_released(c, &prev, &cur, &cur.scan->trans[k], tx,
+	retval = find_released(c, &prev, &cur, &cur.rp.scan->trans[k], tx,
 			       commit);
 	if (!retval)
-		retval = e4_overlay_error(prev.ov);
+		retval = e4_overlay_error(prev.rp.ov);
 	if (!retval)
-		retval = e4_overlay_error(cur.ov);
+		retval = e4_overlay_error(cur.rp.ov);
 	for (i = 0; !retval && i < orep->nf; i++) {
 		const struct e4_order_finding *m = &orep->f[i];
 		uint32_t gen = 0;
@@ -789,7 +767,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 
 		if (m->kind != E4_ORD_MAPPING || m->tid != tid)
 			continue;
-		if (!live_regular(c, cur.fs, m->ino, &gen))
+		if (!live_regular(c, cur.rp.fs, m->ino, &gen))
 			continue;
 		retval = attr_add(c, m->ino, gen, tid, m->lblk, m->pblk,
 				  m->len);
@@ -800,7 +778,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 
 			tx->new_blocks++;
 			tx->conversions += !!m->conversion;
-			if (journaled(cur.scan, k + 1, m->pblk + b))
+			if (journaled(cur.rp.scan, k + 1, m->pblk + b))
 				continue;
 			kind = io_order(c, m->pblk + b, commit, &data);
 			if (kind < 0)
@@ -818,7 +796,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 			f.data_entry = data;
 			f.commit_entry = commit;
 			tx->violations++;
-			retval = grow((void **)&c->pend, &c->apend,
+			retval = grow(&c->pend, &c->apend,
 				      c->npend + 1, sizeof(*c->pend));
 			if (!retval)
 				c->pend[c->npend++] = f;
@@ -902,66 +880,23 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 	return 0;
 }
 
-struct path_arg {
-	struct ctx	*c;
-	ext2_filsys	fs;
-	ext2_ino_t	dir;
-	char		*dname;
-};
-
-static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
-		   int offset, int blocksize, char *buf, void *priv)
-{
-	struct path_arg *pa = priv;
-	struct e4_wlog_report *rep = pa->c->rep;
-	int len = ext2fs_dirent_name_len(de);
-	size_t i;
-
-	(void)dir;
-	(void)entry;
-	(void)offset;
-	(void)blocksize;
-	(void)buf;
-	if (!de->inode || (len == 1 && de->name[0] == '.') ||
-	    (len == 2 && de->name[0] == '.' && de->name[1] == '.'))
-		return 0;
-	for (i = pa->c->first_f; i < rep->nf; i++) {
-		struct e4_wlog_finding *f = &rep->f[i];
-
-		if (f->ino != de->inode || f->path)
-			continue;
-		if (!pa->dname &&
-		    ext2fs_get_pathname(pa->fs, pa->dir, 0, &pa->dname))
-			return DIRENT_ABORT;
-		if (ext2fs_get_mem(strlen(pa->dname) + len + 2, &f->path))
-			return DIRENT_ABORT;
-		sprintf(f->path, "%s%s%.*s", pa->dname,
-			strcmp(pa->dname, "/") ? "/" : "", len, de->name);
-	}
-	return 0;
-}
-
-/* Name the inodes of this point's findings in @fs: one pass over its
- * directories. */
+/* Name the inodes of this point's findings in @fs. */
 static void name_findings(struct ctx *c, ext2_filsys fs)
 {
-	struct path_arg pa = { c, fs, 0, NULL };
-	ext2_inode_scan scan;
-	ext2_ino_t ino;
-	struct ext2_inode inode;
+	struct e4_wlog_report *rep = c->rep;
+	struct e4_path_req *req = NULL;
+	size_t i, n = 0;
 
-	if (c->rep->nf == c->first_f || ext2fs_open_inode_scan(fs, 0, &scan))
+	if (rep->nf == c->first_f ||
+	    ext2fs_get_array(rep->nf - c->first_f, sizeof(*req), &req))
 		return;
-	while (!ext2fs_get_next_inode(scan, &ino, &inode) && ino) {
-		if (!inode.i_links_count || !LINUX_S_ISDIR(inode.i_mode) ||
-		    (inode.i_flags & EXT4_INLINE_DATA_FL))
-			continue;
-		pa.dir = ino;
-		pa.dname = NULL;
-		ext2fs_dir_iterate2(fs, ino, 0, NULL, path_cb, &pa);
-		ext2fs_free_mem(&pa.dname);
-	}
-	ext2fs_close_inode_scan(scan);
+	for (i = c->first_f; i < rep->nf; i++)
+		if (rep->f[i].kind != E4_WLOG_UNRECOVERABLE) {
+			req[n].ino = rep->f[i].ino;
+			req[n++].path = &rep->f[i].path;
+		}
+	e4_resolve_paths(fs, req, n);
+	ext2fs_free_mem(&req);
 }
 
 static int fcmp(const void *a, const void *b)
@@ -988,7 +923,7 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	errcode_t retval;
 	size_t i, n;
 
-	retval = grow((void **)&rep->points, &c->apoints, rep->npoints + 1,
+	retval = grow(&rep->points, &c->apoints, rep->npoints + 1,
 		      sizeof(*rep->points));
 	if (retval)
 		return retval;
@@ -1012,7 +947,7 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 		retval = rstate_open_dev(c, &r);
 	if (retval)
 		return retval;
-	if (r.jerr != E4_ERR_NO_JOURNAL && (r.jerr || r.scan->fail)) {
+	if (r.jerr != E4_ERR_NO_JOURNAL && (r.jerr || r.rp.scan->fail)) {
 		/* The kernel refuses this journal (its superblock, or the
 		 * recovery fails): the state is lost. */
 		struct e4_wlog_finding f;
@@ -1021,12 +956,12 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 		f.kind = E4_WLOG_UNRECOVERABLE;
 		f.data_entry = f.commit_entry = -1;
 		f.point = entry;
-		pt->fail = r.jerr ? r.jerr : r.scan->fail;
+		pt->fail = r.jerr ? r.jerr : r.rp.scan->fail;
 		rep->unrecoverable++;
 		retval = add_finding(c, &f);
 		goto out;
 	}
-	if (r.j && r.scan->fc_live && !c->fc_warned) {
+	if (r.rp.j && r.rp.scan->fc_live && !c->fc_warned) {
 		c->fc_warned = 1;
 		warn(rep, "live fast commits at entry %lld and maybe later: "
 		     "their replay is not modelled, full commits only",
@@ -1034,17 +969,18 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	}
 	/* needs_recovery clear: the kernel wipes the log instead of
 	 * replaying it (ext4_load_journal()). */
-	if (r.j && !ext2fs_has_feature_journal_needs_recovery(r.dfs->super)) {
-		e4_state_free(&r.st);
-		e4_plan_free(r.plan);
-		r.plan = NULL;
-		e4_jscan_free(r.scan);
-		r.scan = NULL;
-		e4_journal_close(r.j);
-		r.j = NULL;
+	if (r.rp.j &&
+	    !ext2fs_has_feature_journal_needs_recovery(r.dfs->super)) {
+		e4_state_free(&r.rp.st);
+		e4_plan_free(r.rp.plan);
+		r.rp.plan = NULL;
+		e4_jscan_free(r.rp.scan);
+		r.rp.scan = NULL;
+		e4_journal_close(r.rp.j);
+		r.rp.j = NULL;
 	}
-	if (r.j) {
-		n = r.scan->ncommitted;
+	if (r.rp.j) {
+		n = r.rp.scan->ncommitted;
 		if (n) {
 			retval = ext2fs_get_array(n, sizeof(*pt->tids),
 						  &pt->tids);
@@ -1052,23 +988,23 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 				goto out;
 		}
 		for (i = 0; i < n; i++)
-			pt->tids[i] = r.scan->trans[i].tid;
+			pt->tids[i] = r.rp.scan->trans[i].tid;
 		pt->ntids = n;
 	}
-	retval = rstate_open_k(c, &r, r.j ? r.scan->ncommitted : 0);
+	retval = rstate_open_k(c, &r, r.rp.j ? r.rp.scan->ncommitted : 0);
 	if (retval)
 		goto out;
 	c->cur = &r;
-	retval = e4_fs_extents(r.fs, 0, point_ext_cb, &pa, NULL);
+	retval = e4_fs_extents(r.rp.fs, 0, point_ext_cb, &pa, NULL);
 	c->cur = NULL;
 	if (retval == E4_ERR_EXT_ABORTED)
 		retval = pa.err;
 	if (!retval)	/* no verdict over a state not wholly read */
-		retval = e4_overlay_error(r.ov);
+		retval = e4_overlay_error(r.rp.ov);
 	if (retval)
 		goto out;
 	pt->blocks = c->blocks;
-	name_findings(c, r.fs);
+	name_findings(c, r.rp.fs);
 out:
 	pt->first_f = c->first_f;
 	pt->nf = rep->nf - c->first_f;

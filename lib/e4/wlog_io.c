@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "e4.h"
+#include "e4_int.h"
 
 #define E4_WLOG_DEV_MAGIC	0x4534776c6f67ULL
 
@@ -339,7 +339,8 @@ int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
 		if (lo < h->count && (int64_t)l[lo] < before)
 			best = l[lo];
 	}
-	for (i = dis_upper(d, sector + 1); i > 0 && d->dismax[i - 1] > sector;) {
+	for (i = dis_upper(d, sector + 1);
+	     i > 0 && d->dismax[i - 1] > sector;) {
 		const struct dis *x = &d->dis[--i];
 
 		if (x->end > sector && (int64_t)x->entry > after &&
@@ -476,10 +477,8 @@ errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
 
 static errcode_t wl_open(const char *name, int flags, io_channel *channel)
 {
-	io_channel io = NULL;
 	void *ptr = NULL;
 	e4_wlog_dev_t d;
-	errcode_t retval;
 
 	if (!name || sscanf(name, "e4wlog:%p", &ptr) != 1 || !ptr)
 		return EXT2_ET_BAD_DEVICE_NAME;
@@ -488,30 +487,12 @@ static errcode_t wl_open(const char *name, int flags, io_channel *channel)
 		return EXT2_ET_BAD_DEVICE_NAME;
 	if (flags & IO_FLAG_RW)
 		return E4_ERR_READ_ONLY;
-	retval = ext2fs_get_memzero(sizeof(*io), &io);
-	if (retval)
-		return retval;
-	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
-	if (retval) {
-		ext2fs_free_mem(&io);
-		return retval;
-	}
-	strcpy(io->name, name);
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = e4_wlog_io_manager;
-	io->block_size = 1024;
-	io->refcount = 1;
-	io->private_data = d;
-	*channel = io;
-	return 0;
+	return e4_chan_new(e4_wlog_io_manager, name, d, channel);
 }
 
 static errcode_t wl_close(io_channel channel)
 {
-	if (--channel->refcount > 0)
-		return 0;
-	ext2fs_free_mem(&channel->name);
-	ext2fs_free_mem(&channel);
+	e4_chan_put(channel);
 	return 0;
 }
 
@@ -540,43 +521,6 @@ static errcode_t wl_read_blk(io_channel channel, unsigned long block,
 	return wl_read_blk64(channel, block, count, data);
 }
 
-static errcode_t wl_write_blk64(io_channel channel, unsigned long long block,
-				int count, const void *data)
-{
-	(void)channel;
-	(void)block;
-	(void)count;
-	(void)data;
-	return E4_ERR_READ_ONLY;
-}
-
-static errcode_t wl_write_blk(io_channel channel, unsigned long block,
-			      int count, const void *data)
-{
-	return wl_write_blk64(channel, block, count, data);
-}
-
-static errcode_t wl_write_byte(io_channel channel, unsigned long offset,
-			       int count, const void *data)
-{
-	return wl_write_blk64(channel, offset, count, data);
-}
-
-static errcode_t wl_flush(io_channel channel)
-{
-	(void)channel;
-	return 0;
-}
-
-static errcode_t wl_set_option(io_channel channel, const char *option,
-			       const char *arg)
-{
-	(void)channel;
-	(void)option;
-	(void)arg;
-	return EXT2_ET_INVALID_ARGUMENT;
-}
-
 static struct struct_io_manager struct_wlog_manager = {
 	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
 	.name		= "e4tools write-log device I/O manager",
@@ -584,12 +528,12 @@ static struct struct_io_manager struct_wlog_manager = {
 	.close		= wl_close,
 	.set_blksize	= wl_set_blksize,
 	.read_blk	= wl_read_blk,
-	.write_blk	= wl_write_blk,
-	.flush		= wl_flush,
-	.write_byte	= wl_write_byte,
-	.set_option	= wl_set_option,
+	.write_blk	= e4_ro_write_blk,
+	.flush		= e4_ro_flush,
+	.write_byte	= e4_ro_write_byte,
+	.set_option	= e4_ro_set_option,
 	.read_blk64	= wl_read_blk64,
-	.write_blk64	= wl_write_blk64,
+	.write_blk64	= e4_ro_write_blk64,
 };
 
 io_manager e4_wlog_io_manager = &struct_wlog_manager;

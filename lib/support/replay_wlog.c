@@ -513,7 +513,8 @@ static void print_check_text(const struct e4s_wlog_input *in,
 		for (pi = 0; pi < rep->npoints &&
 		     rep->points[pi].entry != (uint64_t)f->point; pi++)
 			;
-		while (f->kind == E4_WLOG_STALE && shown && ++pi < rep->npoints) {
+		while (f->kind == E4_WLOG_STALE && shown &&
+		       ++pi < rep->npoints) {
 			const struct e4_wlog_point *p = &rep->points[pi];
 
 			for (k = p->first_f; k < p->first_f + p->nf; k++)

@@ -307,7 +307,8 @@ static void device_vs_model(uint32_t ss)
 		base[i] = (unsigned char)(i * 7 + 3);
 	lb_init(&l, ss);
 	for (i = 0; i < nent; i++) {
-		uint64_t r = rnd() % 10, s = rnd() % nsec, n = rnd() % 64 + 1, x;
+		uint64_t r = rnd() % 10, s = rnd() % nsec;
+		uint64_t n = rnd() % 64 + 1, x;
 
 		if (s + n > nsec)
 			n = nsec - s;
@@ -384,8 +385,10 @@ static void device_vs_model(uint32_t ss)
 				want = x;
 		assert_int_equal(e4_wlog_dev_first_write(d, s, a, b), want);
 	}
-	assert_int_equal(e4_wlog_dev_set_point(d, nent), EXT2_ET_INVALID_ARGUMENT);
-	assert_int_equal(e4_wlog_dev_set_point(d, -2), EXT2_ET_INVALID_ARGUMENT);
+	assert_int_equal(e4_wlog_dev_set_point(d, nent),
+			 EXT2_ET_INVALID_ARGUMENT);
+	assert_int_equal(e4_wlog_dev_set_point(d, -2),
+			 EXT2_ET_INVALID_ARGUMENT);
 	assert_int_equal(e4_wlog_dev_read(d, DEV_BYTES - 1, buf, 2),
 			 EXT2_ET_SHORT_READ);
 	assert_int_equal(io_channel_write_blk64(ch, 0, 1, buf),
