@@ -174,7 +174,7 @@ struct e4_jmap_run {
 
 #define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
 /* External device through undo_io_manager (the caller configured its
- * backing manager and undo file, e.g. e4_tool_setup_undo()). */
+ * backing manager and undo file, e.g. e4s_setup_undo()). */
 #define E4_JOURNAL_UNDO	0x2
 
 struct e4_journal {
@@ -214,6 +214,16 @@ typedef struct e4_journal *e4_journal_t;
  */
 errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 			  e4_journal_t *ret);
+
+/*
+ * e4_journal_open_io() - e4_journal_open() with the external journal
+ * device @ext_dev (its name in reports) opened through @io on the channel
+ * name @io_name (NULL: @ext_dev), e.g. a fault io_manager stacked on
+ * unix_io or undo_io; @io NULL is e4_journal_open().  Same returns.
+ */
+errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
+			     io_manager io, const char *io_name, int flags,
+			     e4_journal_t *ret);
 
 /* e4_journal_close() - release @j (NULL is fine); flushes its channel. */
 errcode_t e4_journal_close(e4_journal_t j);
@@ -1591,6 +1601,15 @@ struct e4_replayed {
  */
 errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
 			   struct e4_replayed *r);
+
+/*
+ * e4_replayed_open_io() - e4_replayed_open() with the external journal
+ * device opened through @io on @io_name, as e4_journal_open_io() (@io
+ * NULL: e4_replayed_open()).  Same returns.
+ */
+errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
+			      io_manager io, const char *io_name,
+			      struct e4_replayed *r);
 
 /* e4_replayed_close() - release what e4_replayed_open() opened (a zeroed
  * or closed @r is fine). */
