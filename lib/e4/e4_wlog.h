@@ -97,6 +97,15 @@ errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 		       uint64_t *bad_entry);
 
 /*
+ * e4_wlog_open_io() - e4_wlog_open() of the channel @mgr opens by @name
+ * (a path, or e.g. mem_io.c's "e4mem:" name), @file_size bytes long.
+ * Same checks and returns.
+ */
+errcode_t e4_wlog_open_io(const char *name, io_manager mgr,
+			  uint64_t file_size, e4_wlog_t *ret,
+			  uint64_t *bad_entry);
+
+/*
  * e4_wlog_check_device() - check that every entry of @log lies inside a
  * device of @dev_bytes bytes.  Returns 0 or E4_ERR_WLOG_PAST_DEVICE with
  * *@bad_entry (if not NULL) the first entry past it.

@@ -74,7 +74,8 @@ static errcode_t parse_entry(e4_wlog_t log, uint64_t i, uint64_t off,
 	/* log_entry_valid(): an all-zero header is no entry. */
 	if (!e->flags && !e->nr_sectors)
 		return E4_ERR_WLOG_MALFORMED;
-	if (e->nr_sectors > (UINT64_MAX - e->sector) ||
+	/* The range's end, in bytes, must not overflow. */
+	if (e->sector > UINT64_MAX / ss ||
 	    e->nr_sectors > UINT64_MAX / ss - e->sector)
 		return E4_ERR_WLOG_MALFORMED;
 	if (e->flags & E4_WLOG_MARK) {
@@ -117,9 +118,24 @@ static errcode_t parse_entry(e4_wlog_t log, uint64_t i, uint64_t off,
 errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 		       uint64_t *bad_entry)
 {
+	blk64_t size;
+	errcode_t retval;
+
+	*ret = NULL;
+	if (bad_entry)
+		*bad_entry = (uint64_t)-1;
+	retval = ext2fs_get_device_size2(path, 1, &size);
+	if (retval)
+		return retval;
+	return e4_wlog_open_io(path, mgr, size, ret, bad_entry);
+}
+
+errcode_t e4_wlog_open_io(const char *name, io_manager mgr,
+			  uint64_t file_size, e4_wlog_t *ret,
+			  uint64_t *bad_entry)
+{
 	e4_wlog_t log = NULL;
 	unsigned char sb[512], *hdr = NULL;
-	blk64_t size;
 	uint64_t i, off, next, ss, cap;
 	errcode_t retval;
 
@@ -129,15 +145,12 @@ errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 	retval = ext2fs_get_memzero(sizeof(*log), &log);
 	if (retval)
 		return retval;
-	retval = ext2fs_get_mem(strlen(path) + 1, &log->path);
+	retval = ext2fs_get_mem(strlen(name) + 1, &log->path);
 	if (retval)
 		goto fail;
-	strcpy(log->path, path);
-	retval = ext2fs_get_device_size2(path, 1, &size);
-	if (retval)
-		goto fail;
-	log->file_size = size;
-	retval = mgr->open(path, 0, &log->io);
+	strcpy(log->path, name);
+	log->file_size = file_size;
+	retval = mgr->open(name, 0, &log->io);
 	if (retval)
 		goto fail;
 	if (log->file_size < E4_WLOG_HDR_SIZE - 4) {
@@ -167,7 +180,7 @@ errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 	}
 	/* Each entry takes a header sector: the file holds at most @cap
 	 * entries, whatever nr_entries says (the array is sized by it). */
-	cap = log->file_size / ss - 1;
+	cap = log->file_size / ss ? log->file_size / ss - 1 : 0;
 	if (cap > log->nr_entries)
 		cap = log->nr_entries;
 	retval = io_channel_set_blksize(log->io, (int)ss);
