@@ -39,6 +39,9 @@ struct e4r_run {
 	int			needs_recovery;	/* before the run */
 	int			replayed;	/* superblocks were written */
 	const char		*refused;	/* why nothing was written */
+	struct e4_fc_state	*fcst;	/* replay_fc.c: the fast commits
+					 * replayed in memory */
+	int			fc_dropped;	/* --ignore-fast-commit */
 };
 
 /*
@@ -47,5 +50,23 @@ struct e4r_run {
  */
 int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 	    e4_journal_t j, struct e4r_run *run);
+
+/* replay_fc.c: the fast-commit part of e4r_run(). */
+
+/*
+ * e4r_fc_prepare() - after the scan: refuse (run->refused, returns the
+ * exit bits) what the kernel refuses in the fast-commit area, announce on
+ * stderr what --ignore-fast-commit drops, or replay the fast commits in
+ * memory on S_n of o->target (run->fcst), before anything is written.
+ * Returns 0 or E4R_EXIT_* bits.
+ */
+int e4r_fc_prepare(const char *prog, const struct e4r_opts *o,
+		   e4_journal_t j, struct e4r_run *run);
+/* e4r_fc_cleanup() - release run->fcst. */
+void e4r_fc_cleanup(struct e4r_run *run);
+/* e4r_fc_print_text() / _json() - the fast-commit part of the report. */
+void e4r_fc_print_text(const struct e4r_opts *o, const struct e4r_run *run);
+void e4r_fc_print_json(struct e4_json *js, const struct e4r_opts *o,
+		       const struct e4r_run *run);
 
 #endif

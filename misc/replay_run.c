@@ -110,10 +110,7 @@ static void print_text(const struct e4r_opts *o, ext2_filsys fs,
 		       s->trans[s->ncommitted - 1].tid);
 	printf(", end tid %" PRIu32 "%s\n", s->end_tid,
 	       s->corrupt ? ", journal corrupt" : "");
-	if (s->fc_blocks_used || s->fc_live)
-		printf("fast commit: %" PRIu32 " blocks hold tags, %s\n",
-		       s->fc_blocks_used, s->fc_live ?
-		       "live (HEAD tid matches end tid)" : "stale");
+	e4r_fc_print_text(o, run);	/* replay_fc.c */
 	if (run->refused) {
 		printf("not replayed: %s\n", run->refused);
 		return;
@@ -223,6 +220,7 @@ static void print_json(const struct e4r_opts *o, e4_journal_t j,
 	}
 	e4_json_arr_end(&js);
 	e4_json_obj_end(&js);
+	e4r_fc_print_json(&js, o, run);	/* replay_fc.c */
 	e4_json_obj_begin(&js, "replay");
 	e4_json_str(&js, "refused", run->refused ? run->refused : "");
 	e4_json_u64(&js, "tags", r->ntags);
@@ -249,7 +247,7 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 {
 	struct e4_jscan *s;
 	errcode_t retval;
-	int rc = 0;
+	int rc = 0, fc_rc;
 
 	run->needs_recovery = e4_tool_needs_recovery(fs);
 	retval = e4_journal_scan(j, o->upto_set ? E4_SCANF_UPTO : 0,
@@ -275,14 +273,9 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
 		rc = E4R_EXIT_USAGE;
-	} else if (s->fc_live && !o->ignore_fc) {
+	} else if ((fc_rc = e4r_fc_prepare(prog, o, j, run))) {
 		/* -n reports the refusal the real run makes. */
-		com_err(prog, E4_ERR_FAST_COMMIT, "in %s: %u fast-commit "
-			"blocks hold tags (use --ignore-fast-commit to "
-			"replay the full commits only)", o->device,
-			s->fc_blocks_used);
-		run->refused = "live fast commits";
-		rc = E4R_EXIT_ERROR;
+		rc |= fc_rc;
 	} else if (s->start_jblk && !run->needs_recovery &&
 		   !o->replay_anyway) {
 		/*
@@ -309,7 +302,7 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 		if (run->res.corrupt)
 			rc |= E4R_EXIT_CORRUPT;
 	} else {
-		retval = e4_journal_replay(j, s, &run->res);
+		retval = e4_journal_replay_fc(j, s, run->fcst, &run->res);
 		if (!retval) {
 			run->replayed = 1;
 			rc |= E4R_EXIT_REPLAYED;
@@ -330,6 +323,7 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 		print_json(o, j, run, rc);
 	else
 		print_text(o, fs, j, run);
+	e4r_fc_cleanup(run);
 	e4_jscan_free(run->scan);
 	run->scan = NULL;
 	return rc;

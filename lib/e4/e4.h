@@ -608,6 +608,20 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);
 
+struct e4_fc_state;
+
+/*
+ * e4_journal_replay_fc() - e4_journal_replay(), and when @fcst is not
+ * NULL (e4_fc_state_open() on state S_n of this very fs: the fast commits
+ * replayed in memory) its changed blocks are written right after the full
+ * commits' and before the superblocks, as the kernel replays fast commits
+ * inside jbd2_journal_recover(): an interruption leaves the journal for a
+ * rerun.  Same returns, and the errors of e4_fc_state_write().
+ */
+errcode_t e4_journal_replay_fc(e4_journal_t j, struct e4_jscan *scan,
+			       struct e4_fc_state *fcst,
+			       struct e4_replay_result *res);
+
 /*
  * e4_super_set_recover() - set needs_recovery in the primary superblock
  * on the disk of @fs (not in fs->super), as raw bytes with their own
@@ -1529,6 +1543,8 @@ struct e4_fc_state {
 	struct e4_cow		*cow;
 	ext2_filsys		fs;	/* the state, open read-write on cow */
 	struct e4_fc_replay_result res;
+	e4_overlay_t		ov;	/* e4_fc_state_open_image(): S_n */
+	io_channel		lower;	/* ... and its channel under cow */
 };
 
 /*
@@ -1544,6 +1560,19 @@ struct e4_fc_state {
  */
 errcode_t e4_fc_state_open(io_channel lower, unsigned int blocksize,
 			   struct e4_fcscan *fc, struct e4_fc_state **ret);
+
+/*
+ * e4_fc_state_open_image() - e4_fc_state_open() on state S_n of the image
+ * file @image (the fs of journal @j) after the committed transactions of
+ * @scan (an overlay, e4_overlay_map_state()), with the fast commits of
+ * @scan->fc.  The overlay and its channel belong to *@ret.  Returns 0,
+ * EXT2_ET_INVALID_ARGUMENT (@scan has no fast commits to replay), the
+ * errors of e4_overlay_map_state(), e4_overlay_create(), the overlay's
+ * open and e4_fc_state_open().
+ */
+errcode_t e4_fc_state_open_image(e4_journal_t j, const char *image,
+				 const struct e4_jscan *scan,
+				 struct e4_fc_state **ret);
 
 /*
  * e4_fc_state_write() - write every fs block the fast-commit replay of

@@ -277,18 +277,18 @@ static errcode_t scan_block(struct fcscanner *sc, blk64_t jblk,
 		    !value_len_ok(tag, len, inode_size)) {
 			if (HAVE_FC(fc))
 				retval = stop(sc, E4_FC_STOP_BAD_TAG, 0, jblk,
-					off, "fast commit: tag %u (%s) length "
-					"%u invalid at jblock %llu+%u: end of "
-					"fast commits (JBD2_FC_REPLAY_STOP)",
-					tag, e4_fc_tag_name(tag), len,
-					(unsigned long long)jblk, off);
+					off, "tag %u (%s) at +%u: length %u "
+					"invalid or unknown tag: end of fast "
+					"commits (JBD2_FC_REPLAY_STOP)",
+					tag, e4_fc_tag_name(tag), off, len);
 			else
 				retval = stop(sc, E4_FC_FAIL_BAD_TAG,
 					E4_ERR_FC_BAD_TAG, jblk, off,
-					"fast commit: tag %u (%s) length %u "
-					"invalid before any complete fast "
-					"commit: recovery fails (ECANCELED)",
-					tag, e4_fc_tag_name(tag), len);
+					"tag %u (%s) at +%u: length %u "
+					"invalid or unknown tag before any "
+					"complete fast commit: recovery "
+					"fails (ECANCELED)", tag,
+					e4_fc_tag_name(tag), off, len);
 			return retval;
 		}
 		retval = grow(&fc->tags, &sc->tag_alloc, fc->ntags + 1,
@@ -310,7 +310,7 @@ static errcode_t scan_block(struct fcscanner *sc, blk64_t jblk,
 				fc->ntags++;
 				retval = stop(sc, E4_FC_FAIL_FEATURES,
 					E4_ERR_FC_FEATURES, jblk, off,
-					"fast commit: HEAD features 0x%x "
+					"HEAD features 0x%x "
 					"unknown: recovery fails "
 					"(EOPNOTSUPP)", t->features);
 				return retval;
@@ -318,7 +318,7 @@ static errcode_t scan_block(struct fcscanner *sc, blk64_t jblk,
 			if (t->tid != fc->expected_tid) {
 				fc->ntags++;
 				retval = stop(sc, E4_FC_STOP_HEAD_TID, 0, jblk,
-					off, "fast commit: HEAD of tid %u, "
+					off, "HEAD of tid %u, "
 					"not %u (the tid after the last full "
 					"commit): %s", t->tid,
 					fc->expected_tid, HAVE_FC(fc) ?
@@ -357,16 +357,16 @@ static errcode_t scan_block(struct fcscanner *sc, blk64_t jblk,
 					E4_FC_STOP_TAIL_CRC;
 
 				retval = stop(sc, why, 0, jblk, off,
-					"fast commit: TAIL at jblock %llu+%u "
-					"%s: end of fast commits after %u",
-					(unsigned long long)jblk, off,
+					"TAIL +%u %s (tid %u, crc %08x, "
+					"computed %08x): end of fast commits "
+					"after %u (REPLAY_STOP)", off,
 					why == E4_FC_STOP_TAIL_TID ?
 					"of another tid" : "fails its crc",
-					fc->nfc);
+					t->tid, t->crc, t->crc_calc, fc->nfc);
 			} else {
 				retval = stop(sc, E4_FC_FAIL_TAIL,
 					E4_ERR_FC_BAD_TAIL, jblk, off,
-					"fast commit: first TAIL (tid %u, crc "
+					"first TAIL (tid %u, crc "
 					"0x%08x, computed 0x%08x) invalid: "
 					"recovery fails (EFSBADCRC)", t->tid,
 					t->crc, t->crc_calc);
@@ -451,8 +451,8 @@ errcode_t e4_fc_scan(e4_journal_t j, uint32_t expected_tid,
 
 		if (jblk >= maxlen) {
 			retval = stop(&sc, E4_FC_FAIL_AREA_END,
-				E4_ERR_FC_AREA_END, jblk, 0, "fast commit: "
-				"the scan reaches jblock %llu = s_maxlen: "
+				E4_ERR_FC_AREA_END, jblk, 0, "the scan reaches jblock %llu = "
+				"s_maxlen: "
 				"recovery fails (jread: EFSCORRUPTED)",
 				(unsigned long long)jblk);
 			break;
@@ -463,7 +463,7 @@ errcode_t e4_fc_scan(e4_journal_t j, uint32_t expected_tid,
 			errcode_t err = retval;
 
 			retval = stop(&sc, E4_FC_FAIL_IO, err, jblk, 0,
-				"fast commit: jblock %llu unreadable (%s): "
+				"jblock %llu unreadable (%s): "
 				"recovery fails", (unsigned long long)jblk,
 				error_message(err));
 			break;
@@ -473,8 +473,8 @@ errcode_t e4_fc_scan(e4_journal_t j, uint32_t expected_tid,
 		if (jblk == fc->first_jblk &&
 		    e4_le16(b) != EXT4_FC_TAG_HEAD) {
 			retval = stop(&sc, E4_FC_STOP_NO_HEAD, 0, jblk, 0,
-				"fast commit: the area does not start with a "
-				"HEAD tag: no fast commits");
+				"the area does not start with a HEAD "
+				"tag: no fast commits");
 			break;
 		}
 		retval = scan_block(&sc, jblk, b, bs, inode_size, &cur_tag,

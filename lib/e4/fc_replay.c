@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "e4.h"
+#include "fc_int.h"
 
 #define EXT_MAX_BLOCKS		0xffffffffULL	/* ext4_extents.h */
 #define EXT_UNWRITTEN_MAX	32767U
@@ -48,24 +49,6 @@
 #define EH_MAGIC		0xF30A
 #define I_BLOCK_OFF		0x28	/* offsetof(struct ext4_inode, i_block) */
 #define I_GENERATION_OFF	0x64	/* offsetof(..., i_generation) */
-
-struct region {
-	blk64_t		pblk, len;
-};
-
-struct fcr {
-	ext2_filsys	fs;
-	struct e4_fcscan *fc;
-	struct e4_fc_replay_result *res;
-	ext2_ino_t	*mod;		/* ext4_fc_record_modified_inode() */
-	size_t		nmod, amod;
-	struct region	*ex;		/* fc_regions: excluded from alloc */
-	size_t		nex, aex;
-	unsigned int	isize;		/* on-disk inode size */
-	unsigned char	*ibuf, *ibuf2;	/* isize bytes each */
-	blk64_t		count;		/* count_fn() */
-	uint32_t	now;
-};
 
 static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
 {
@@ -80,16 +63,6 @@ static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
 	if (!retval)
 		*alloc = n;
 	return retval;
-}
-
-static struct ext2_inode *I(unsigned char *buf)
-{
-	return (struct ext2_inode *)buf;
-}
-
-static struct ext2_inode_large *IL(unsigned char *buf)
-{
-	return (struct ext2_inode_large *)buf;
 }
 
 /* ---- bitmaps as the replay's simple paths change them -------------------- */
@@ -169,7 +142,7 @@ static int excluded(const struct fcr *r, blk64_t b)
  * excluded, from @goal on through the groups, wrapping.  libext2fs marks
  * it used (ext2fs_block_alloc_stats2()) afterwards.
  */
-static errcode_t simple_alloc(ext2_filsys fs, blk64_t goal, blk64_t *ret)
+errcode_t fc_simple_alloc(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
 	struct fcr *r = fs->priv_data;
 	blk64_t first = fs->super->s_first_data_block;
@@ -203,6 +176,24 @@ static errcode_t simple_alloc(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 		(void)gstart;
 	}
 	return EXT2_ET_BLOCK_ALLOC_FAIL;
+}
+
+/* libext2fs's new_range hook (ext2fs_fallocate() in its htree code): one
+ * block at a time, as the simple allocator gives them. */
+static errcode_t fc_new_range(ext2_filsys fs, int flags, blk64_t goal,
+			      blk64_t len, blk64_t *pblk, blk64_t *plen)
+{
+	errcode_t retval;
+
+	if ((flags & EXT2_NEWRANGE_MIN_LENGTH) && len > 1)
+		return EXT2_ET_BLOCK_ALLOC_FAIL;
+	retval = fc_simple_alloc(fs, goal, pblk);
+	if (retval)
+		return retval;
+	if ((flags & EXT2_NEWRANGE_FIXED_GOAL) && *pblk != goal)
+		return EXT2_ET_BLOCK_ALLOC_FAIL;
+	*plen = 1;
+	return 0;
 }
 
 /* ---- inodes --------------------------------------------------------------- */
@@ -519,7 +510,7 @@ static errcode_t try_to_merge(struct fcr *r, ext2_extent_handle_t h,
 /*
  * ext4_ext_insert_extent() of [@lblk, @lblk + @len) -> @pblk into a hole:
  * inserted in order (libext2fs splits a full node, allocating through
- * simple_alloc()), then merged with its leaf neighbours.
+ * fc_simple_alloc()), then merged with its leaf neighbours.
  */
 static errcode_t insert_extent(struct fcr *r, ext2_extent_handle_t h,
 			       blk64_t lblk, blk64_t pblk, blk64_t len,
@@ -1007,16 +998,8 @@ static errcode_t link_entry(struct fcr *r, struct e4_fc_tag *t,
 		return retval;
 	ftype = ext2fs_has_feature_filetype(fs->super) ?
 		de_type(I(buf)->i_mode) : 0;
-	retval = ext2fs_link(fs, t->parent, name, t->ino, ftype);
-	if (retval == EXT2_ET_DIR_NO_SPACE) {
-		retval = ext2fs_expand_dir(fs, t->parent);
-		if (!retval)
-			retval = ext2fs_link(fs, t->parent, name, t->ino,
-					     ftype);
-	}
-	if (retval)
-		return retval;
-	retval = touch_dir(r, t->parent);
+	retval = fc_add_entry(r, t->parent, name, (int)t->namelen, t->ino,
+			      ftype);
 	if (retval)
 		return retval;
 	/* ext4_inc_count(): +1; an htree directory at 2 or past
@@ -1077,7 +1060,7 @@ static errcode_t init_new_dir(struct fcr *r, ext2_ino_t ino,
 	if (!retval && m.mapped) {
 		pblk = m.pblk;
 	} else if (!retval) {
-		retval = simple_alloc(fs, ext2fs_find_inode_goal(fs, ino,
+		retval = fc_simple_alloc(fs, ext2fs_find_inode_goal(fs, ino,
 					I(buf), 0), &pblk);
 		if (!retval) {
 			ext2fs_block_alloc_stats2(fs, pblk, +1);
@@ -1300,6 +1283,20 @@ static errcode_t set_bitmaps(struct fcr *r)
 	return 0;
 }
 
+/*
+ * "Now" for the times the kernel's replay sets (ctime of linked and
+ * unlinked inodes, mtime/ctime of their directories, dtime): the current
+ * time, or E2FSPROGS_FAKE_TIME as e2fsprogs' tools take it (tests).
+ */
+static uint32_t replay_time(ext2_filsys fs)
+{
+	const char *fake = getenv("E2FSPROGS_FAKE_TIME");
+
+	if (fake && *fake)
+		return (uint32_t)strtoul(fake, NULL, 0);
+	return (uint32_t)(fs->now ? fs->now : time(NULL));
+}
+
 errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 		       struct e4_fc_replay_result *res)
 {
@@ -1307,6 +1304,8 @@ errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 	struct e4_fc_replay_result dummy;
 	void *old_priv = fs->priv_data;
 	errcode_t (*old_gab)(ext2_filsys, blk64_t, blk64_t *) = NULL;
+	errcode_t (*old_nr)(ext2_filsys, int, blk64_t, blk64_t, blk64_t *,
+			    blk64_t *) = NULL;
 	errcode_t retval;
 	size_t i;
 
@@ -1322,7 +1321,7 @@ errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 	r.fc = fc;
 	r.res = res;
 	r.isize = EXT2_INODE_SIZE(fs->super);
-	r.now = (uint32_t)(fs->now ? fs->now : time(NULL));
+	r.now = replay_time(fs);
 	res->nfc = fc->nfc;
 	retval = ext2fs_read_bitmaps(fs);
 	if (!retval)
@@ -1338,7 +1337,8 @@ errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 	if (retval)
 		goto out;
 	fs->priv_data = &r;
-	ext2fs_set_alloc_block_callback(fs, simple_alloc, &old_gab);
+	ext2fs_set_alloc_block_callback(fs, fc_simple_alloc, &old_gab);
+	ext2fs_set_new_range_callback(fs, fc_new_range, &old_nr);
 
 	for (i = 0; i < fc->nreplay && !retval; i++) {
 		struct e4_fc_tag *t = &fc->tags[i];
@@ -1371,6 +1371,7 @@ errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 		retval = set_bitmaps(&r);
 	res->ninodes = r.nmod;
 	ext2fs_set_alloc_block_callback(fs, old_gab, NULL);
+	ext2fs_set_new_range_callback(fs, old_nr, NULL);
 	fs->priv_data = old_priv;
 out:
 	ext2fs_free_mem(&r.mod);

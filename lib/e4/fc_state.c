@@ -22,6 +22,28 @@
 
 #include "e4.h"
 
+/*
+ * The superblock's free block and inode counts as the kernel's mount that
+ * follows the replay computes them from the group descriptors
+ * (ext4_fill_super(): ext4_count_free_clusters(), ext4_count_free_inodes();
+ * written by ext4_commit_super()).
+ */
+static void sb_counts(ext2_filsys fs)
+{
+	blk64_t blocks = 0;
+	uint64_t inodes = 0;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		blocks += ext2fs_bg_free_blocks_count(fs, g);
+		inodes += ext2fs_bg_free_inodes_count(fs, g);
+	}
+	ext2fs_free_blocks_count_set(fs->super,
+				     blocks * EXT2FS_CLUSTER_RATIO(fs));
+	fs->super->s_free_inodes_count = (__u32)inodes;
+	ext2fs_mark_super_dirty(fs);
+}
+
 errcode_t e4_fc_state_open(io_channel lower, unsigned int blocksize,
 			   struct e4_fcscan *fc, struct e4_fc_state **ret)
 {
@@ -49,6 +71,8 @@ errcode_t e4_fc_state_open(io_channel lower, unsigned int blocksize,
 	st->fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	st->fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
 	retval = e4_fc_replay(st->fs, fc, &st->res);
+	if (!retval)
+		sb_counts(st->fs);
 	/* flush even after a failure: the state must stay consistent */
 	r2 = ext2fs_flush(st->fs);
 	if (!retval)
@@ -109,7 +133,46 @@ void e4_fc_state_close(struct e4_fc_state *st)
 		ext2fs_free(st->fs);
 	}
 	e4_cow_free(st->cow);
+	if (st->lower)
+		io_channel_close(st->lower);
+	e4_overlay_free(st->ov);
 	ext2fs_free_mem(&st);
+}
+
+errcode_t e4_fc_state_open_image(e4_journal_t j, const char *image,
+				 const struct e4_jscan *scan,
+				 struct e4_fc_state **ret)
+{
+	unsigned int bs = j->fs->blocksize;
+	struct e4_ovl_ent *ents = NULL;
+	e4_overlay_t ov = NULL;
+	io_channel io = NULL;
+	size_t n = 0;
+	errcode_t retval;
+
+	*ret = NULL;
+	if (!scan->fc || !scan->fc->nreplay)
+		return EXT2_ET_INVALID_ARGUMENT;
+	retval = e4_overlay_map_state(j, scan, scan->ncommitted, &ents, &n);
+	if (!retval)
+		retval = e4_overlay_create(image, j->io, bs, ents, n, &ov);
+	ext2fs_free_mem(&ents);
+	if (!retval)
+		retval = e4_overlay_io_manager->open(e4_overlay_name(ov), 0,
+						     &io);
+	if (!retval)
+		retval = io_channel_set_blksize(io, (int)bs);
+	if (!retval)
+		retval = e4_fc_state_open(io, bs, scan->fc, ret);
+	if (retval) {
+		if (io)
+			io_channel_close(io);
+		e4_overlay_free(ov);
+		return retval;
+	}
+	(*ret)->ov = ov;
+	(*ret)->lower = io;
+	return 0;
 }
 
 errcode_t e4_replayed_fc(struct e4_replayed *r)

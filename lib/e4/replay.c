@@ -430,6 +430,13 @@ errcode_t e4_super_set_recover(ext2_filsys fs)
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res)
 {
+	return e4_journal_replay_fc(j, scan, NULL, res);
+}
+
+errcode_t e4_journal_replay_fc(e4_journal_t j, struct e4_jscan *scan,
+			       struct e4_fc_state *fcst,
+			       struct e4_replay_result *res)
+{
 	ext2_filsys fs = j->fs;
 	unsigned char sbuf[SUPERBLOCK_SIZE];
 	struct plan pl;
@@ -443,10 +450,12 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	if (retval)
 		goto out;
 
-	/* 1. the blocks, flushed */
+	/* 1. the blocks, flushed; then the fast commits' (fc_state.c) */
 	retval = write_blocks(j, &pl, res);
 	if (!retval)
 		retval = io_channel_flush(fs->io);
+	if (!retval && fcst)
+		retval = e4_fc_state_write(fcst, fs->io);
 	if (retval)
 		goto out;
 
