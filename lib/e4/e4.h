@@ -932,6 +932,8 @@ struct e4_order_tx {
 					 * copies */
 	uint64_t	violations;	/* findings that are violations */
 	int		unreadable;	/* S_k could not be opened: skipped */
+	int		fast_commit;	/* the fast commits of tid (after the
+					 * last full commit): S_n -> S_fc */
 };
 
 struct e4_order_opts {
@@ -960,7 +962,8 @@ struct e4_order_report {
 	int		outside_checked;
 	uint64_t	outside_blocks;	/* initialized blocks read in S_n */
 	int		journal_corrupt;/* the scan met corruption */
-	uint32_t	fc_blocks;	/* fast-commit blocks: not checked */
+	uint32_t	fc_blocks;	/* fast-commit blocks not checked
+					 * (0: fast commits are checked) */
 	char		warnings[8][160];
 	int		nwarnings;
 };

@@ -438,7 +438,8 @@ errcode_t e4_fc_scan(e4_journal_t j, uint32_t expected_tid,
 	fc->blocksize = bs;
 	fc->first_jblk = e4_jsb_log_end(j->sb) + 1;
 	fc->end_jblk = maxlen;
-	inode_size = EXT2_INODE_SIZE(j->fs->super);
+	/* without a file system (tests) an INODE tag may fill the block */
+	inode_size = j->fs ? (unsigned int)EXT2_INODE_SIZE(j->fs->super) : bs;
 	if (fc->end_jblk > fc->first_jblk) {
 		retval = ext2fs_get_mem((fc->end_jblk - fc->first_jblk) * bs,
 					&fc->blocks);

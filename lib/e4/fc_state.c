@@ -191,5 +191,6 @@ errcode_t e4_replayed_fc(struct e4_replayed *r)
 		return retval;
 	ext2fs_close_free(&r->fs);
 	r->fs = r->fcst->fs;
+	r->fs->flags &= ~EXT2_FLAG_RW;	/* a read-only state, as S_n's */
 	return 0;
 }

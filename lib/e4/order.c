@@ -1543,6 +1543,94 @@ out:
 	return retval;
 }
 
+/*
+ * The fast commits of the tid after the last full commit, as one more
+ * step S_n -> S_fc: S_fc is S_n with them replayed in memory
+ * (e4_fc_state_open() over S_n's overlay), and the inodes their ADD_RANGE
+ * tags name are diffed as a transaction's touched inodes are.  An
+ * initialized block an ADD_RANGE maps (newly, or converted from
+ * unwritten) must hold its data: a fast commit writes the data first
+ * (fs/ext4/fast_commit.c ext4_fc_perform_commit(): the inodes' data is
+ * submitted and waited for before the fast-commit blocks).  Its findings
+ * carry the fast commits' tid.
+ */
+static errcode_t check_fc(struct ctx *c, struct state *prev)
+{
+	const struct e4_fcscan *fc = c->scan->fc;
+	struct e4_order_report *rep = c->rep;
+	struct e4_fc_state *fst = NULL;
+	struct e4_order_tx *tx;
+	struct e4_jtrans none;
+	struct state cur;
+	io_channel io = NULL;
+	struct imap a, p;
+	size_t i, k, pend_from = c->npend;
+	errcode_t retval;
+
+	memset(&a, 0, sizeof(a));
+	memset(&p, 0, sizeof(p));
+	memset(&cur, 0, sizeof(cur));
+	tx = &rep->tx[rep->ntx++];
+	memset(tx, 0, sizeof(*tx));
+	tx->tid = fc->expected_tid;
+	tx->fast_commit = 1;
+	c->tx_first_f = rep->nf;
+	c->ntouched = 0;
+	c->npr = 0;
+	retval = e4_overlay_io_manager->open(e4_overlay_name(prev->ov), 0,
+					     &io);
+	if (!retval)
+		retval = io_channel_set_blksize(io, (int)c->bs);
+	if (!retval)
+		retval = e4_fc_state_open(io, c->bs, (struct e4_fcscan *)fc,
+					  &fst);
+	if (retval) {
+		tx->unreadable = 1;
+		warn(rep, "the fast commits of tid %u could not be replayed "
+		     "(%s): not checked", fc->expected_tid,
+		     error_message(retval));
+		retval = 0;
+		goto out;
+	}
+	cur.k = prev->k + 1;
+	cur.ov = prev->ov;	/* journaled copies: S_n's */
+	cur.fs = fst->fs;
+	cur.bb.g = cur.ib.g = -1;
+	cur.bb.fs = cur.ib.fs = cur.fs;
+	retval = ext2fs_get_mem(c->bs, &cur.bb.buf);
+	if (!retval)
+		retval = ext2fs_get_mem(c->bs, &cur.ib.buf);
+	for (i = 0; !retval && i < fc->nreplay; i++)
+		if (fc->tags[i].tag == EXT4_FC_TAG_ADD_RANGE)
+			retval = add_touched(c, fc->tags[i].ino);
+	if (retval)
+		goto out;
+	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
+	for (i = 0, k = 0; i < c->ntouched; i++)
+		if (!k || c->touched[k - 1] != c->touched[i])
+			c->touched[k++] = c->touched[i];
+	c->ntouched = k;
+	for (i = 0; i < c->ntouched && !retval; i++)
+		retval = do_inode(c, prev, &cur, tx, c->touched[i], &a, &p,
+				  NULL, 0, NULL);
+	memset(&none, 0, sizeof(none));
+	if (!retval)
+		retval = cross_checks(c, &none, tx, pend_from);
+	if (!retval && tx->violations)
+		resolve_paths(c, cur.fs, c->tx_first_f);
+	if (!retval)
+		retval = merge_pending(c);
+out:
+	imap_free(&a);
+	imap_free(&p);
+	ext2fs_free_mem(&cur.bb.buf);
+	ext2fs_free_mem(&cur.ib.buf);
+	e4_fc_state_close(fst);
+	if (io)
+		io_channel_close(io);
+	return retval;
+}
+
 static void ctx_free(struct ctx *c)
 {
 	ext2fs_free_mem(&c->meta);
@@ -1581,6 +1669,7 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 	size_t n, k;
 	errcode_t retval;
 	unsigned int defm;
+	int fc_check;
 
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
@@ -1619,11 +1708,13 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		}
 	}
 	rep->journal_corrupt = scan->corrupt;
-	if (j->jsb.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
-		rep->fc_blocks = e4_jsb_fc_blocks(j->sb);
-		warn(rep, "fast-commit area (%u blocks, %u holding tags) not "
-		     "checked", rep->fc_blocks, scan->fc_blocks_used);
-	}
+	/* fast commits (fc.c): checked after T_n when T_n is the last */
+	fc_check = scan->fc && scan->fc->nreplay && !scan->fail &&
+		n == scan->ncommitted && !scan->fc->fail;
+	if (scan->fc && scan->fc->fail)
+		warn(rep, "the kernel's recovery fails in the fast-commit "
+		     "area (%s): its fast commits are not checked",
+		     error_message(scan->fc->fail));
 	if (scan->fail)
 		warn(rep, "the kernel's recovery of this journal fails (%s): "
 		     "it replays nothing", error_message(scan->fail));
@@ -1656,8 +1747,9 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		retval = find_ahead(&c);
 	if (retval)
 		goto out;
-	if (n) {
-		retval = ext2fs_get_array(n, sizeof(*rep->tx), &rep->tx);
+	if (n + fc_check) {
+		retval = ext2fs_get_array(n + fc_check, sizeof(*rep->tx),
+					  &rep->tx);
 		if (retval)
 			goto out;
 	}
@@ -1695,6 +1787,11 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		state_close(&prev);
 		prev = cur;
 		memset(&cur, 0, sizeof(cur));
+	}
+	if (fc_check) {
+		retval = check_fc(&c, &prev);
+		if (retval)
+			goto out;
 	}
 	if (rep->data_mode == E4_DATA_AUTO)
 		rep->data_mode = c.data_journaled ? E4_DATA_JOURNAL :
