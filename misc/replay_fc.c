@@ -127,6 +127,12 @@ void e4r_fc_print_text(const struct e4r_opts *o, const struct e4r_run *run)
 
 	if (!fc)
 		return;
+	if (fc->stop == E4_FC_STOP_NOT_LAST) {
+		printf("fast commit: not replayed: --upto %" PRIu32 " is not "
+		       "the last full commit (not-last)\n",
+		       fc->expected_tid - 1);
+		return;
+	}
 	printf("fast commit: area jblocks %llu-%llu, tid %" PRIu32 ": %"
 	       PRIu32 " fast commit%s, %zu of %zu tags %s; scan stopped at "
 	       "jblock %llu+%" PRIu32 " (%s)\n",

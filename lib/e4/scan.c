@@ -682,6 +682,8 @@ static errcode_t fc_scan(e4_journal_t j, int flags, struct e4_jscan *s)
 		if (!retval) {
 			s->fc->expected_tid = s->end_tid;
 			s->fc->stop = E4_FC_STOP_NOT_LAST;
+			s->fc->first_jblk = s->fc->end_jblk =
+				e4_jsb_log_end(j->sb) + 1;
 		}
 	}
 	e4_jscan_free(full);
