@@ -605,10 +605,12 @@ static errcode_t shrink_inode(struct fcr *r, ext2_extent_handle_t h,
 		cur = x.e_lblk + x.e_len;
 		if (cur <= old) {
 			if (last_merged == x.e_lblk) {
-				/* the same extent again: skip the hole */
+				/* the same extent again: skip the hole (a
+				 * next extent not past it: a corrupt tree,
+				 * whose walk ends here) */
 				retval = ext2fs_extent_get(h,
 					EXT2_EXTENT_NEXT_LEAF, &x);
-				if (retval)
+				if (retval || x.e_lblk <= old)
 					return 0;
 				cur = x.e_lblk;
 				continue;
