@@ -61,11 +61,14 @@ static errcode_t lower_read(struct e4_cow *c, blk64_t blk, size_t count,
 {
 	io_channel lo = c->lower;
 	uint64_t off = blk * c->unit, len = (uint64_t)count * c->unit;
-	unsigned int lbs = (unsigned int)lo->block_size;
+	unsigned int lbs;
 	unsigned char *tmp = NULL;
 	uint64_t first, last;
 	errcode_t retval;
 
+	if (!lo)
+		return EXT2_ET_OP_NOT_SUPPORTED;	/* detached */
+	lbs = (unsigned int)lo->block_size;
 	if (lbs && off % lbs == 0 && len % lbs == 0)
 		return io_channel_read_blk64(lo, off / lbs, (int)(len / lbs),
 					     buf);
@@ -154,6 +157,12 @@ void e4_cow_free(struct e4_cow *c)
 	ext2fs_free_mem(&c->list);
 	c->magic = 0;
 	ext2fs_free_mem(&c);
+}
+
+void e4_cow_detach(struct e4_cow *c)
+{
+	if (c)
+		c->lower = NULL;
 }
 
 const char *e4_cow_name(const struct e4_cow *c)

@@ -54,6 +54,7 @@ errcode_t e4_fc_state_open(io_channel lower, unsigned int blocksize,
 	retval = ext2fs_get_memzero(sizeof(*st), &st);
 	if (retval)
 		return retval;
+	st->blocksize = blocksize;
 	retval = e4_cow_create(lower, blocksize, &st->cow);
 	if (retval)
 		goto fail;
@@ -101,7 +102,7 @@ static int cmp_wb(const void *a, const void *b)
 errcode_t e4_fc_state_write(struct e4_fc_state *st, io_channel io)
 {
 	size_t n = e4_cow_count(st->cow), i;
-	unsigned int bs = st->fs->blocksize;
+	unsigned int bs = st->blocksize;
 	struct wb *w = NULL;
 	errcode_t retval;
 
@@ -126,53 +127,80 @@ void e4_fc_state_close(struct e4_fc_state *st)
 {
 	if (!st)
 		return;
-	if (st->fs) {
-		/* nothing left to write: drop it without flushing again */
-		st->fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_IB_DIRTY |
-				   EXT2_FLAG_BB_DIRTY);
-		ext2fs_free(st->fs);
-	}
+	e4_fc_state_detach(st);
 	e4_cow_free(st->cow);
-	if (st->lower)
-		io_channel_close(st->lower);
-	e4_overlay_free(st->ov);
 	ext2fs_free_mem(&st);
 }
 
-errcode_t e4_fc_state_open_image(e4_journal_t j, const char *image,
-				 const struct e4_jscan *scan,
-				 struct e4_fc_state **ret)
+errcode_t e4_fc_state_open_plan(ext2_filsys fs, const struct e4_plan *plan,
+				struct e4_fc_state **ret)
 {
-	unsigned int bs = j->fs->blocksize;
-	struct e4_ovl_ent *ents = NULL;
+	unsigned int bs = fs->blocksize;
+	struct e4_state *map = NULL;
 	e4_overlay_t ov = NULL;
 	io_channel io = NULL;
-	size_t n = 0;
 	errcode_t retval;
 
 	*ret = NULL;
-	if (!scan->fc || !scan->fc->nreplay)
+	if (!plan->scan->fc || !plan->scan->fc->nreplay)
 		return EXT2_ET_INVALID_ARGUMENT;
-	retval = e4_overlay_map_state(j, scan, scan->ncommitted, &ents, &n);
+	retval = ext2fs_get_memzero(sizeof(*map), &map);
 	if (!retval)
-		retval = e4_overlay_create(image, j->io, bs, ents, n, &ov);
-	ext2fs_free_mem(&ents);
+		retval = e4_state_init(plan, map);
+	if (!retval)
+		retval = e4_state_seek(map, plan->ntx);
+	if (!retval)
+		retval = e4_overlay_create(fs->io, plan->j->io, bs,
+					   ext2fs_blocks_count(fs->super),
+					   map, &ov);
 	if (!retval)
 		retval = e4_overlay_io_manager->open(e4_overlay_name(ov), 0,
 						     &io);
 	if (!retval)
 		retval = io_channel_set_blksize(io, (int)bs);
 	if (!retval)
-		retval = e4_fc_state_open(io, bs, scan->fc, ret);
+		retval = e4_fc_state_open(io, bs, plan->scan->fc, ret);
+	/* S_n unreadable below the overlay: an io error, not a verdict */
+	if (ov && (!retval || retval == E4_ERR_FC_REPLAY_FAILS) &&
+	    e4_overlay_error(ov)) {
+		retval = e4_overlay_error(ov);
+		e4_fc_state_close(*ret);
+		*ret = NULL;
+	}
 	if (retval) {
 		if (io)
 			io_channel_close(io);
 		e4_overlay_free(ov);
+		if (map)
+			e4_state_free(map);
+		ext2fs_free_mem(&map);
 		return retval;
 	}
 	(*ret)->ov = ov;
 	(*ret)->lower = io;
+	(*ret)->map = map;
 	return 0;
+}
+
+void e4_fc_state_detach(struct e4_fc_state *st)
+{
+	if (!st)
+		return;
+	if (st->fs) {
+		st->fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_IB_DIRTY |
+				   EXT2_FLAG_BB_DIRTY);
+		ext2fs_free(st->fs);
+		st->fs = NULL;
+	}
+	e4_cow_detach(st->cow);
+	if (st->lower)
+		io_channel_close(st->lower);
+	st->lower = NULL;
+	e4_overlay_free(st->ov);
+	st->ov = NULL;
+	if (st->map)
+		e4_state_free(st->map);
+	ext2fs_free_mem(&st->map);
 }
 
 errcode_t e4_replayed_fc(struct e4_replayed *r)
@@ -193,4 +221,34 @@ errcode_t e4_replayed_fc(struct e4_replayed *r)
 	r->fs = r->fcst->fs;
 	r->fs->flags &= ~EXT2_FLAG_RW;	/* a read-only state, as S_n's */
 	return 0;
+}
+
+errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
+			     struct e4_replay_result *res)
+{
+	struct e4_fc_state *fcst = NULL;
+	struct e4_plan *p = NULL;
+	errcode_t retval;
+
+	memset(res, 0, sizeof(*res));
+	if (scan->fc && scan->fc->fail && !scan->fail) {
+		e4_plan_result(scan, NULL, res);
+		return scan->fc->fail;
+	}
+	retval = e4_plan_build(j, scan, &p);
+	if (retval) {
+		e4_plan_result(scan, NULL, res);
+		return retval;
+	}
+	if (scan->fc && scan->fc->nreplay) {
+		retval = e4_fc_state_open_plan(j->fs, p, &fcst);
+		e4_fc_state_detach(fcst);
+	}
+	if (!retval)
+		retval = e4_plan_replay_fc(p, fcst, res);
+	else
+		e4_plan_result(scan, p, res);
+	e4_fc_state_close(fcst);
+	e4_plan_free(p);
+	return retval;
 }

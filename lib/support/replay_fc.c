@@ -1,9 +1,9 @@
 /*
- * replay_fc.c --- e4replay's fast-commit part: refuse what the kernel
- * refuses, replay the fast commits in memory before anything is written
- * (so -n shows what the real run writes), say loudly what
- * --ignore-fast-commit drops, and print the tags (debugfs logdump style)
- * as text or JSON.
+ * replay_fc.c --- the fast-commit part of the replay flow (replay_run.c):
+ * refuse what the kernel refuses, replay the fast commits in memory before
+ * anything is written (so -n shows what the real run writes), say loudly
+ * what --ignore-fast-commit drops, and print the tags (debugfs logdump
+ * style) as text or JSON.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -15,7 +15,8 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "e4replay.h"
+#include "json.h"
+#include "replay.h"
 
 /* "inodes 12, 13 and 19" into @buf, at most @max listed. */
 static void inode_list(const struct e4_fcscan *fc, char *buf, size_t len)
@@ -38,8 +39,9 @@ static void inode_list(const struct e4_fcscan *fc, char *buf, size_t len)
 	ext2fs_free_mem(&inos);
 }
 
-int e4r_fc_prepare(const char *prog, const struct e4r_opts *o,
-		   e4_journal_t j, struct e4r_run *run)
+int e4s_fc_prepare(const char *prog, const struct e4s_req *o,
+		   ext2_filsys fs, const struct e4_plan *plan,
+		   struct e4s_replay *run)
 {
 	struct e4_jscan *s = run->scan;
 	struct e4_fcscan *fc = s->fc;
@@ -80,7 +82,10 @@ int e4r_fc_prepare(const char *prog, const struct e4r_opts *o,
 	if (!fc->nreplay || (s->start_jblk && !run->needs_recovery &&
 			     !o->replay_anyway))
 		return 0;
-	retval = e4_fc_state_open_image(j, o->target, s, &run->fcst);
+	retval = e4_fc_state_open_plan(fs, plan, &run->fcst);
+	/* only the changed blocks are kept: -o closes IMAGE and replays
+	 * into its copy OUTPUT (the same S_n) */
+	e4_fc_state_detach(run->fcst);
 	if (retval == E4_ERR_FC_REPLAY_FAILS) {
 		com_err(prog, retval, "in %s: nothing replayed "
 			"(--ignore-fast-commit replays the full commits "
@@ -97,13 +102,13 @@ int e4r_fc_prepare(const char *prog, const struct e4r_opts *o,
 	return 0;
 }
 
-void e4r_fc_cleanup(struct e4r_run *run)
+void e4s_fc_cleanup(struct e4s_replay *run)
 {
 	e4_fc_state_close(run->fcst);
 	run->fcst = NULL;
 }
 
-static const char *fc_what(const struct e4r_run *run)
+static const char *fc_what(const struct e4s_replay *run)
 {
 	const struct e4_fcscan *fc = run->scan->fc;
 
@@ -118,7 +123,7 @@ static const char *fc_what(const struct e4r_run *run)
 	return run->replayed ? "replayed" : "to replay";
 }
 
-void e4r_fc_print_text(const struct e4r_opts *o, const struct e4r_run *run)
+void e4s_fc_print_text(const struct e4s_req *o, const struct e4s_replay *run)
 {
 	const struct e4_fcscan *fc = run->scan->fc;
 	const struct e4_fc_replay_result *r;
@@ -169,89 +174,89 @@ void e4r_fc_print_text(const struct e4r_opts *o, const struct e4r_run *run)
 	       run->replayed ? "written" : "to write");
 }
 
-void e4r_fc_print_json(struct e4_json *js, const struct e4r_opts *o,
-		       const struct e4r_run *run)
+void e4s_fc_print_json(struct e4s_json *js, const struct e4s_req *o,
+		       const struct e4s_replay *run)
 {
 	const struct e4_fcscan *fc = run->scan->fc;
 	char line[400];
 	size_t i;
 
 	if (!fc) {
-		e4_json_null(js, "fast_commit");
+		e4s_json_null(js, "fast_commit");
 		return;
 	}
-	e4_json_obj_begin(js, "fast_commit");
-	e4_json_u64(js, "first_jblk", fc->first_jblk);
-	e4_json_u64(js, "end_jblk", fc->end_jblk);
-	e4_json_u64(js, "tid", fc->expected_tid);
-	e4_json_u64(js, "fast_commits", fc->nfc);
-	e4_json_u64(js, "tags", fc->ntags);
-	e4_json_u64(js, "tags_replayed", fc->nreplay);
-	e4_json_str(js, "stop", e4_fc_stop_name(fc->stop));
-	e4_json_u64(js, "stop_jblk", fc->stop_jblk);
-	e4_json_u64(js, "stop_off", fc->stop_off);
-	e4_json_str(js, "fail", fc->fail ? error_message(fc->fail) : "");
-	e4_json_str(js, "status", fc_what(run));
-	e4_json_bool(js, "dropped", run->fc_dropped);
-	e4_json_arr_begin(js, "events");
+	e4s_json_obj_begin(js, "fast_commit");
+	e4s_json_u64(js, "first_jblk", fc->first_jblk);
+	e4s_json_u64(js, "end_jblk", fc->end_jblk);
+	e4s_json_u64(js, "tid", fc->expected_tid);
+	e4s_json_u64(js, "fast_commits", fc->nfc);
+	e4s_json_u64(js, "tags", fc->ntags);
+	e4s_json_u64(js, "tags_replayed", fc->nreplay);
+	e4s_json_str(js, "stop", e4_fc_stop_name(fc->stop));
+	e4s_json_u64(js, "stop_jblk", fc->stop_jblk);
+	e4s_json_u64(js, "stop_off", fc->stop_off);
+	e4s_json_str(js, "fail", fc->fail ? error_message(fc->fail) : "");
+	e4s_json_str(js, "status", fc_what(run));
+	e4s_json_bool(js, "dropped", run->fc_dropped);
+	e4s_json_arr_begin(js, "events");
 	for (i = 0; i < fc->nevents; i++) {
-		e4_json_obj_begin(js, NULL);
-		e4_json_u64(js, "jblk", fc->events[i].jblk);
-		e4_json_str(js, "kind", e4_fc_stop_name(fc->events[i].kind));
-		e4_json_str(js, "msg", fc->events[i].msg);
-		e4_json_obj_end(js);
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "jblk", fc->events[i].jblk);
+		e4s_json_str(js, "kind", e4_fc_stop_name(fc->events[i].kind));
+		e4s_json_str(js, "msg", fc->events[i].msg);
+		e4s_json_obj_end(js);
 	}
-	e4_json_arr_end(js);
+	e4s_json_arr_end(js);
 	if (o->verbose) {
-		e4_json_arr_begin(js, "fc_tags");
+		e4s_json_arr_begin(js, "fc_tags");
 		for (i = 0; i < fc->ntags; i++) {
 			const struct e4_fc_tag *t = &fc->tags[i];
 
-			e4_json_obj_begin(js, NULL);
-			e4_json_str(js, "tag", e4_fc_tag_name(t->tag));
-			e4_json_u64(js, "fc", t->fc);
-			e4_json_u64(js, "jblk", t->jblk);
-			e4_json_u64(js, "off", t->off);
-			e4_json_u64(js, "len", t->len);
-			e4_json_str(js, "text",
+			e4s_json_obj_begin(js, NULL);
+			e4s_json_str(js, "tag", e4_fc_tag_name(t->tag));
+			e4s_json_u64(js, "fc", t->fc);
+			e4s_json_u64(js, "jblk", t->jblk);
+			e4s_json_u64(js, "off", t->off);
+			e4s_json_u64(js, "len", t->len);
+			e4s_json_str(js, "text",
 				    e4_fc_format_tag(t, line, sizeof(line)));
 			if (t->ino)
-				e4_json_u64(js, "ino", t->ino);
+				e4s_json_u64(js, "ino", t->ino);
 			if (t->parent)
-				e4_json_u64(js, "parent", t->parent);
+				e4s_json_u64(js, "parent", t->parent);
 			if (t->tag == EXT4_FC_TAG_ADD_RANGE ||
 			    t->tag == EXT4_FC_TAG_DEL_RANGE) {
-				e4_json_u64(js, "lblk", t->lblk);
-				e4_json_u64(js, "count", t->count);
+				e4s_json_u64(js, "lblk", t->lblk);
+				e4s_json_u64(js, "count", t->count);
 			}
 			if (t->tag == EXT4_FC_TAG_ADD_RANGE) {
-				e4_json_u64(js, "pblk", t->pblk);
-				e4_json_bool(js, "unwritten", t->unwritten);
+				e4s_json_u64(js, "pblk", t->pblk);
+				e4s_json_bool(js, "unwritten", t->unwritten);
 			}
 			if (t->tag == EXT4_FC_TAG_HEAD ||
 			    t->tag == EXT4_FC_TAG_TAIL)
-				e4_json_u64(js, "tid", t->tid);
-			e4_json_bool(js, "replay", i < fc->nreplay);
-			e4_json_str(js, "fate", e4_fc_fate_name(t->fate));
-			e4_json_obj_end(js);
+				e4s_json_u64(js, "tid", t->tid);
+			e4s_json_bool(js, "replay", i < fc->nreplay);
+			e4s_json_str(js, "fate", e4_fc_fate_name(t->fate));
+			e4s_json_obj_end(js);
 		}
-		e4_json_arr_end(js);
+		e4s_json_arr_end(js);
 	}
 	if (run->fcst) {
 		const struct e4_fc_replay_result *r = &run->fcst->res;
 
-		e4_json_obj_begin(js, "replay");
-		e4_json_u64(js, "tags", r->ntags);
-		e4_json_u64(js, "applied", r->applied);
-		e4_json_u64(js, "skipped", r->skipped);
-		e4_json_u64(js, "inodes", r->ninodes);
-		e4_json_u64(js, "deleted", r->deleted);
-		e4_json_u64(js, "bits_set", r->blocks_set);
-		e4_json_u64(js, "bits_cleared", r->blocks_cleared);
-		e4_json_u64(js, "allocated", r->allocated);
-		e4_json_u64(js, "fs_blocks", e4_cow_count(run->fcst->cow));
-		e4_json_bool(js, "written", run->replayed);
-		e4_json_obj_end(js);
+		e4s_json_obj_begin(js, "replay");
+		e4s_json_u64(js, "tags", r->ntags);
+		e4s_json_u64(js, "applied", r->applied);
+		e4s_json_u64(js, "skipped", r->skipped);
+		e4s_json_u64(js, "inodes", r->ninodes);
+		e4s_json_u64(js, "deleted", r->deleted);
+		e4s_json_u64(js, "bits_set", r->blocks_set);
+		e4s_json_u64(js, "bits_cleared", r->blocks_cleared);
+		e4s_json_u64(js, "allocated", r->allocated);
+		e4s_json_u64(js, "fs_blocks", e4_cow_count(run->fcst->cow));
+		e4s_json_bool(js, "written", run->replayed);
+		e4s_json_obj_end(js);
 	}
-	e4_json_obj_end(js);
+	e4s_json_obj_end(js);
 }

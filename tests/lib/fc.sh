@@ -1,7 +1,7 @@
-# fc_lib.sh --- helpers for the fast-commit tests (after test_lib.sh):
+# fc.sh --- helpers for the fast-commit tests (r_fc_*, o_fc, u_replayed):
 # the kernel's recovery of a crash image as the oracle, and listings of a
 # recovered file system to compare with it.  Mounts go through
-# test_lib.sh's mount_img/cleanup_mounts (loop devices allocated by mount
+# common.sh's mount_img/cleanup_mounts (loop devices allocated by mount
 # -o loop, freed at umount).
 
 # fc_images: the bundled crash images made with -O fast_commit.
