@@ -31,7 +31,8 @@ struct imap {
 	size_t		n, alloc;
 	blk64_t		*tree;		/* extent-tree / indirect blocks */
 	size_t		ntree, talloc;
-	int		lost;		/* read through an ahead image block */
+	int		lost;		/* read through a block whose content
+					 * the log cannot show (unknown) */
 	errcode_t	err;
 };
 
@@ -50,6 +51,22 @@ struct seen {
 
 struct range {
 	blk64_t		start, len;
+};
+
+/* A block the window logs, and the index k (1-based) of the first
+ * committed transaction that logs it. */
+struct firstlog {
+	blk64_t		b;
+	size_t		k;
+};
+
+/* A new data block whose content is unknown in S_k: judged in S_known. */
+struct deferred {
+	uint32_t	tid;
+	ext2_ino_t	ino;
+	blk64_t		lblk, pblk;
+	size_t		known;
+	int		conversion, prior_lost;
 };
 
 struct bmcache {
@@ -80,6 +97,11 @@ struct ctx {
 	size_t			nmeta;
 	blk64_t			*ahead;
 	size_t			nahead;
+	struct firstlog		*flog;	/* every logged block: its first k */
+	size_t			nflog;
+	struct deferred		*dfr;	/* data checks waiting for a state
+					 * in which their block is known */
+	size_t			ndfr, adfr;
 	struct seen		*seen, *pend;
 	size_t			nseen, npend, aseen, apend;
 	size_t			af;	/* findings allocated */
@@ -100,7 +122,9 @@ struct ctx {
 static const char *kind_names[E4_ORD_NKINDS] = {
 	"stale", "outside-fs", "into-metadata", "double-mapped",
 	"free-in-bitmap", "data-journaled", "stale-outside-window",
+	"stale-metadata",
 	"unverified", "suspect-zero", "mapping", "stale-permitted",
+	"inode-reused", "not-judged",
 };
 
 const char *e4_order_kind_name(int kind)
@@ -175,6 +199,54 @@ static int in_sorted(const blk64_t *a, size_t n, blk64_t v)
 static int is_ahead(struct ctx *c, blk64_t b)
 {
 	return in_sorted(c->ahead, c->nahead, b);
+}
+
+static int flog_cmp(const void *a, const void *b)
+{
+	const struct firstlog *x = a, *y = b;
+
+	if (x->b != y->b)
+		return x->b < y->b ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Index k of the first committed transaction logging @b, 0 if none. */
+static size_t first_logged(struct ctx *c, blk64_t b)
+{
+	struct firstlog key = { b, 0 }, *f;
+	size_t lo = 0, hi = c->nflog;
+
+	(void)key;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->flog[mid].b < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	f = lo < c->nflog ? &c->flog[lo] : NULL;
+	return f && f->b == b ? f->k : 0;
+}
+
+/*
+ * Unknown content (e4tools issue 13): in S_k a block that some T_j, j > k,
+ * logs and none of T_1..T_k does has a home copy the log cannot date.  It
+ * may be a later copy (ahead: the kernel checkpointed T_j's buffer without
+ * moving s_start) or an older one than S_k (behind: when a newer
+ * transaction logs a buffer, jbd2 drops it from the older transaction's
+ * checkpoint list, fs/jbd2/commit.c __jbd2_journal_remove_checkpoint, so
+ * the tail moves past T_k while the home copy predates it).  When the live
+ * log begins at the journal's first transaction nothing before it can
+ * have been dropped: only the ahead blocks are unknown.  S_n has none.
+ */
+static int is_unknown(struct ctx *c, const struct state *st, blk64_t b)
+{
+	size_t f = first_logged(c, b);
+
+	if (!f || f <= st->k)
+		return 0;
+	return c->rep->log_from_start ? is_ahead(c, b) : 1;
 }
 
 static int is_meta(struct ctx *c, blk64_t b)
@@ -442,6 +514,43 @@ out:
 	return retval;
 }
 
+/* Every block the committed transactions log, with the first of them
+ * (the same tags the overlay replays: checksum not failed, inside the fs). */
+static errcode_t build_flog(struct ctx *c)
+{
+	const struct e4_jscan *s = c->scan;
+	size_t i, t, n = 0, m;
+	errcode_t retval;
+
+	for (i = 0; i < s->ncommitted; i++)
+		n += s->trans[i].ntags;
+	if (!n)
+		return 0;
+	retval = ext2fs_get_array(n, sizeof(*c->flog), &c->flog);
+	if (retval)
+		return retval;
+	for (i = 0; i < s->ncommitted; i++)
+		for (t = 0; t < s->trans[i].ntags; t++) {
+			const struct e4_jtag *tg = &s->trans[i].tags[t];
+
+			if (tg->csum_ok == 0 || tg->fsblk >= c->nblocks)
+				continue;
+			c->flog[c->nflog].b = tg->fsblk;
+			c->flog[c->nflog++].k = i + 1;
+		}
+	xsort(c->flog, c->nflog, sizeof(*c->flog), flog_cmp);
+	for (i = 0, m = 0; i < c->nflog; i++)
+		if (!m || c->flog[m - 1].b != c->flog[i].b)
+			c->flog[m++] = c->flog[i];
+	c->nflog = m;
+	/* Blocks unknown in some S_k, k < n. */
+	for (i = 0; i < c->nflog; i++)
+		if (c->flog[i].k > 1 &&
+		    (!c->rep->log_from_start || is_ahead(c, c->flog[i].b)))
+			c->rep->unknown_blocks++;
+	return 0;
+}
+
 /* ---- states and bitmaps ------------------------------------------------ */
 
 static void state_close(struct state *st)
@@ -649,7 +758,7 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 	m->n = m->ntree = 0;
 	m->err = 0;
 	itb = itable_block_of(fs, ino);
-	m->lost = !e4_overlay_lookup(st->ov, itb) && is_ahead(c, itb);
+	m->lost = is_unknown(c, st, itb);
 	if ((inode->i_flags & EXT4_INLINE_DATA_FL) ||
 	    !ext2fs_inode_has_valid_blocks2(fs, inode))
 		return 0;
@@ -690,8 +799,7 @@ static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 		return retval;
 	xsort(m->r, m->n, sizeof(*m->r), run_cmp);
 	for (i = 0; i < m->ntree && !m->lost; i++)
-		if (!e4_overlay_lookup(st->ov, m->tree[i]) &&
-		    is_ahead(c, m->tree[i]))
+		if (is_unknown(c, st, m->tree[i]))
 			m->lost = 1;
 	return 0;
 }
@@ -772,6 +880,17 @@ static errcode_t merge_pending(struct ctx *c)
 
 /* ---- findings ---------------------------------------------------------- */
 
+/* The checked transaction @tid (the last one if none is). */
+static struct e4_order_tx *rep_tx(struct ctx *c, uint32_t tid)
+{
+	size_t i;
+
+	for (i = c->rep->ntx; i > 0; i--)
+		if (c->rep->tx[i - 1].tid == tid)
+			return &c->rep->tx[i - 1];
+	return &c->rep->tx[c->rep->ntx - 1];
+}
+
 static errcode_t add_finding(struct ctx *c,
 			     const struct e4_order_finding *given)
 {
@@ -799,6 +918,8 @@ static errcode_t add_finding(struct ctx *c,
 		    p->tid == f->tid && p->ino == f->ino &&
 		    p->prior_lost == f->prior_lost &&
 		    p->conversion == f->conversion &&
+		    p->unwritten == f->unwritten &&
+		    p->metadata == f->metadata &&
 		    p->evidence == f->evidence &&
 		    p->evid_tid == f->evid_tid &&
 		    p->other_ino == f->other_ino &&
@@ -823,9 +944,8 @@ static errcode_t add_finding(struct ctx *c,
 count:
 	if (f->kind < E4_ORD_NOTE_FIRST) {
 		rep->violation_blocks += f->len;
-		if (f->has_tid && rep->ntx &&
-		    rep->tx[rep->ntx - 1].tid == f->tid)
-			rep->tx[rep->ntx - 1].violations += f->len;
+		if (f->has_tid && rep->ntx)
+			rep_tx(c, f->tid)->violations += f->len;
 	}
 	return 0;
 }
@@ -837,7 +957,86 @@ struct seg {
 	ext2_ino_t	ino;
 	blk64_t		lblk, pblk, len;
 	int		conversion, prior_lost;
+	int		metadata;	/* directory / symlink blocks */
+	int		unwritten;	/* new unwritten: listing only */
 };
+
+static errcode_t defer(struct ctx *c, const struct seg *s, blk64_t l,
+		       blk64_t p, size_t known)
+{
+	struct deferred *d;
+	errcode_t retval;
+
+	retval = grow((void **)&c->dfr, &c->adfr, c->ndfr + 1,
+		      sizeof(*c->dfr));
+	if (retval)
+		return retval;
+	d = &c->dfr[c->ndfr++];
+	d->tid = s->tid;
+	d->ino = s->ino;
+	d->lblk = l;
+	d->pblk = p;
+	d->known = known;
+	d->conversion = s->conversion;
+	d->prior_lost = s->prior_lost;
+	return 0;
+}
+
+/* Judge the data of one block (@d, read from @st) against the stamp. */
+static errcode_t judge_data(struct ctx *c, struct state *st,
+			    struct e4_order_finding *f, const unsigned char *d)
+{
+	const struct e4_ovl_ent *e = e4_overlay_lookup(st->ov, f->pblk);
+	size_t stale;
+
+	f->evidence = e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
+	f->evid_tid = e ? e->tid : 0;
+	stale = e4_stamp_block_stale(d, f->pblk, c->bs);
+	f->stale_units = stale;
+	f->units = e4_stamp_units(0, c->bs);
+	if (stale)
+		f->kind = E4_ORD_STALE;
+	else if (c->rep->stamped)
+		return 0;
+	else if (e4_block_is_zero(d, c->bs))
+		f->kind = E4_ORD_SUSPECT_ZERO;
+	else
+		f->kind = E4_ORD_UNVERIFIED;
+	return add_finding(c, f);
+}
+
+/* The deferred data checks whose block is known in @st (its first logged
+ * copy is replayed there): judged now, reported at their own tid. */
+static errcode_t judge_deferred(struct ctx *c, struct state *st)
+{
+	struct e4_order_finding f;
+	size_t i, m;
+	errcode_t retval = 0;
+
+	for (i = 0, m = 0; i < c->ndfr; i++) {
+		const struct deferred *d = &c->dfr[i];
+
+		if (d->known != st->k || retval) {
+			c->dfr[m++] = *d;
+			continue;
+		}
+		memset(&f, 0, sizeof(f));
+		f.has_tid = 1;
+		f.tid = d->tid;
+		f.ino = d->ino;
+		f.lblk = d->lblk;
+		f.pblk = d->pblk;
+		f.len = 1;
+		f.conversion = d->conversion;
+		f.prior_lost = d->prior_lost;
+		retval = io_channel_read_blk64(st->fs->io, d->pblk, 1,
+					       c->buf);
+		if (!retval)
+			retval = judge_data(c, st, &f, c->buf);
+	}
+	c->ndfr = m;
+	return retval;
+}
 
 static errcode_t check_segment(struct ctx *c, struct state *st,
 			       const struct seg *s)
@@ -852,6 +1051,17 @@ static errcode_t check_segment(struct ctx *c, struct state *st,
 	f.ino = s->ino;
 	f.conversion = s->conversion;
 	f.prior_lost = s->prior_lost;
+	f.metadata = s->metadata;
+	if (s->unwritten) {	/* listing only: nothing to read yet */
+		if (!c->opts->list_mappings)
+			return 0;
+		f.kind = E4_ORD_MAPPING;
+		f.unwritten = 1;
+		f.lblk = s->lblk;
+		f.pblk = s->pblk;
+		f.len = s->len;
+		return add_finding(c, &f);
+	}
 	for (i = 0; i < s->len && !retval; i += done) {
 		blk64_t p = s->pblk + i, n, b;
 		int used;
@@ -884,13 +1094,16 @@ static errcode_t check_segment(struct ctx *c, struct state *st,
 		for (b = 0; b < n && !retval; b++) {
 			const struct e4_ovl_ent *e;
 			unsigned char *d = c->buf + b * c->bs;
-			size_t stale;
+			dgrp_t g = ext2fs_group_of_blk2(st->fs, p + b);
+			int unknown = is_unknown(c, st, p + b);
 
 			f.lblk = s->lblk + i + b;
 			f.pblk = p + b;
 			f.stale_units = f.units = 0;
 			used = block_used(st, p + b);
-			if (used == 0) {
+			/* a bitmap the log cannot show proves nothing */
+			if (used == 0 && !is_unknown(c, st,
+				ext2fs_block_bitmap_loc(st->fs, g))) {
 				f.kind = E4_ORD_FREE_IN_BITMAP;
 				f.evidence = E4_EVID_NONE;
 				f.evid_tid = 0;
@@ -898,27 +1111,34 @@ static errcode_t check_segment(struct ctx *c, struct state *st,
 				if (retval)
 					break;
 			}
-			e = e4_overlay_lookup(st->ov, p + b);
-			f.evidence = e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
-			f.evid_tid = e ? e->tid : 0;
-			stale = e4_stamp_block_stale(d, p + b, c->bs);
-			f.stale_units = stale;
-			f.units = e4_stamp_units(0, c->bs);
 			if (c->opts->list_mappings) {
+				e = e4_overlay_lookup(st->ov, p + b);
 				f.kind = E4_ORD_MAPPING;
+				f.evidence = unknown ? E4_EVID_NONE :
+					e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
+				f.evid_tid = e ? e->tid : 0;
+				f.units = e4_stamp_units(0, c->bs);
+				f.stale_units = unknown ? 0 :
+					e4_stamp_block_stale(d, p + b, c->bs);
 				retval = add_finding(c, &f);
 				if (retval)
 					break;
+				f.stale_units = f.units = 0;
 			}
-			if (stale)
-				f.kind = E4_ORD_STALE;
-			else if (c->rep->stamped)
+			/*
+			 * Directory and symlink blocks are metadata, journaled
+			 * in every data mode: not judged as data here; a stale
+			 * one in S_n is a structural finding (check_outside).
+			 */
+			if (s->metadata)
 				continue;
-			else if (e4_block_is_zero(d, c->bs))
-				f.kind = E4_ORD_SUSPECT_ZERO;
-			else
-				f.kind = E4_ORD_UNVERIFIED;
-			retval = add_finding(c, &f);
+			if (unknown) {	/* content supplied later: not judged */
+				rep_tx(c, s->tid)->not_judged++;
+				retval = defer(c, s, f.lblk, f.pblk,
+					       first_logged(c, p + b));
+				continue;
+			}
+			retval = judge_data(c, st, &f, d);
 		}
 	}
 	return retval;
@@ -941,7 +1161,7 @@ static errcode_t push_pending(struct ctx *c, ext2_ino_t ino, blk64_t l,
 
 /* Diff the mappings @a (S_k) and @p (S_(k-1)) of @ino for Tk. */
 static errcode_t diff_inode(struct ctx *c, struct state *cur,
-			    struct e4_order_tx *tx, ext2_ino_t ino,
+			    struct e4_order_tx *tx, ext2_ino_t ino, int metadata,
 			    const struct imap *a, const struct imap *p)
 {
 	struct seg s;
@@ -952,6 +1172,7 @@ static errcode_t diff_inode(struct ctx *c, struct state *cur,
 	memset(&s, 0, sizeof(s));
 	s.tid = tx->tid;
 	s.ino = ino;
+	s.metadata = metadata;
 	for (i = 0; i < a->n && !retval; i++) {
 		const struct run *r = &a->r[i];
 
@@ -959,14 +1180,16 @@ static errcode_t diff_inode(struct ctx *c, struct state *cur,
 			blk64_t l = r->lblk + b, pb = r->pblk + b;
 			const struct run *q = find_run(p, l);
 			int same = q && q->pblk + (l - q->lblk) == pb;
-			int conv = 0, lost = p->lost;
+			int conv = 0, lost = p->lost, uw = r->unwritten;
 
-			if (r->unwritten) {
-				if (!same)
-					tx->new_unwritten++;
-				continue;
-			}
-			if (same && !q->unwritten) {
+			/*
+			 * Unchanged in the S_(k-1) that was read: not new,
+			 * unless that read went through an unknown block, in
+			 * which case it is new in tid k or earlier (prior
+			 * state lost), reported once (the seen set) --
+			 * unwritten mappings as well as initialized ones.
+			 */
+			if (same && (uw || !q->unwritten)) {
 				if (!lost || was_seen(c, ino, l, pb))
 					continue;
 			} else if (same) {
@@ -974,7 +1197,9 @@ static errcode_t diff_inode(struct ctx *c, struct state *cur,
 			} else if (lost && was_seen(c, ino, l, pb)) {
 				continue;
 			}
-			if (conv)
+			if (uw)
+				tx->new_unwritten++;
+			else if (conv)
 				tx->conversions++;
 			else
 				tx->new_alloc++;
@@ -985,7 +1210,7 @@ static errcode_t diff_inode(struct ctx *c, struct state *cur,
 				break;
 			if (s.len && s.lblk + s.len == l &&
 			    s.pblk + s.len == pb && s.conversion == conv &&
-			    s.prior_lost == lost) {
+			    s.prior_lost == lost && s.unwritten == uw) {
 				s.len++;
 				continue;
 			}
@@ -996,6 +1221,7 @@ static errcode_t diff_inode(struct ctx *c, struct state *cur,
 			s.len = 1;
 			s.conversion = conv;
 			s.prior_lost = lost;
+			s.unwritten = uw;
 		}
 	}
 	if (!retval && s.len)
@@ -1045,6 +1271,27 @@ static errcode_t add_pruns(struct ctx *c, ext2_ino_t ino, int regular,
 	return 0;
 }
 
+/* Inode @ino live in S_(k-1) and S_k with another i_generation: a reuse
+ * note (paths resolved with the tx's findings); @lost: S_(k-1)'s copy was
+ * read through an unknown block (the old identity may be older). */
+static errcode_t note_reuse(struct ctx *c, struct e4_order_tx *tx,
+			    ext2_ino_t ino, uint32_t old_gen, uint32_t new_gen,
+			    int lost)
+{
+	struct e4_order_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = E4_ORD_INODE_REUSED;
+	f.has_tid = 1;
+	f.tid = tx->tid;
+	f.ino = ino;
+	f.old_gen = old_gen;
+	f.new_gen = new_gen;
+	f.prior_lost = lost;
+	tx->reused++;
+	return add_finding(c, &f);
+}
+
 /* Process one touched inode of Tk. */
 static errcode_t do_inode(struct ctx *c, struct state *prev,
 			  struct state *cur, struct e4_order_tx *tx,
@@ -1052,13 +1299,17 @@ static errcode_t do_inode(struct ctx *c, struct state *prev,
 			  blk64_t *cand, size_t ncand, int *explained)
 {
 	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
-	int regular, exempt;
+	int regular, exempt, metadata;
+	uint32_t gen;
 	size_t i;
 	errcode_t retval;
 
 	if (!ino_checked(cur->fs, ino) || !read_live(c, cur, ino))
 		return 0;
 	regular = LINUX_S_ISREG(inode->i_mode);
+	metadata = LINUX_S_ISDIR(inode->i_mode) ||
+		LINUX_S_ISLNK(inode->i_mode);
+	gen = inode->i_generation;
 	exempt = ino_exempt(cur->fs, ino, inode);
 	if (get_map(c, cur, ino, inode, a))
 		return 0;	/* unreadable in S_k: nothing to diff */
@@ -1070,20 +1321,32 @@ static errcode_t do_inode(struct ctx *c, struct state *prev,
 				  cand] = 1;
 	p->n = p->ntree = 0;
 	if (read_live(c, prev, ino)) {
-		if (get_map(c, prev, ino, inode, p)) {
+		if (inode->i_generation != gen) {
+			/* identity is (ino, i_generation): a new file */
+			retval = note_reuse(c, tx, ino, inode->i_generation,
+					    gen, get_map(c, prev, ino, inode,
+							 p) ? 1 : p->lost);
+			if (retval)
+				return retval;
+			p->n = p->ntree = 0;
+			p->lost = 0;
+		} else if (get_map(c, prev, ino, inode, p)) {
 			p->n = 0;
 			p->lost = 1;
 		}
 	} else {
 		blk64_t itb = itable_block_of(prev->fs, ino);
+		ext2_ino_t ipg = prev->fs->super->s_inodes_per_group;
 
-		p->lost = !e4_overlay_lookup(prev->ov, itb) &&
-			is_ahead(c, itb);
+		/* free in S_(k-1), or its inode or bitmap block unknown */
+		p->lost = is_unknown(c, prev, itb) ||
+			is_unknown(c, prev, ext2fs_inode_bitmap_loc(prev->fs,
+							(ino - 1) / ipg));
 	}
 	retval = add_pruns(c, ino, regular && !exempt, a);
 	if (retval)
 		return retval;
-	return diff_inode(c, cur, tx, ino, a, p);
+	return diff_inode(c, cur, tx, ino, metadata, a, p);
 }
 
 static int prun_cmp(const void *a, const void *b)
@@ -1284,7 +1547,18 @@ struct path_ctx {
 	ext2_filsys	fs;
 	ext2_ino_t	dir;
 	size_t		from;
+	int		old;	/* name the reuse notes' old identity */
 };
+
+/* Findings that get a path: violations, reuse and writeback notes. */
+static int wants_path(const struct e4_order_finding *f, int old)
+{
+	if (old)
+		return f->kind == E4_ORD_INODE_REUSED && !f->old_path;
+	return !f->path && (f->kind < E4_ORD_NOTE_FIRST ||
+			    f->kind == E4_ORD_INODE_REUSED ||
+			    f->kind == E4_ORD_STALE_PERMITTED);
+}
 
 static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
 		   int offset, int blocksize, char *buf, void *priv)
@@ -1306,7 +1580,7 @@ static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
 	for (i = pc->from; i < rep->nf; i++) {
 		struct e4_order_finding *f = &rep->f[i];
 
-		if (f->ino != dirent->inode || f->path)
+		if (f->ino != dirent->inode || !wants_path(f, pc->old))
 			continue;
 		if (!dname && ext2fs_get_pathname(pc->fs, pc->dir, 0, &dname))
 			return 0;
@@ -1314,16 +1588,21 @@ static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
 			break;
 		sprintf(path, "%s%s%.*s", dname,
 			strcmp(dname, "/") ? "/" : "", len, dirent->name);
-		f->path = path;
+		if (pc->old)
+			f->old_path = path;
+		else
+			f->path = path;
 	}
 	ext2fs_free_mem(&dname);
 	return 0;
 }
 
-/* Name the inodes of findings[from..) in @fs (one pass over directories). */
-static void resolve_paths(struct ctx *c, ext2_filsys fs, size_t from)
+/* Name the inodes of findings[from..) in @fs (one pass over directories);
+ * @old: the old identities of reuse notes. */
+static void resolve_paths(struct ctx *c, ext2_filsys fs, size_t from,
+			  int old)
 {
-	struct path_ctx pc = { c, fs, 0, from };
+	struct path_ctx pc = { c, fs, 0, from, old };
 	ext2_inode_scan scan;
 	ext2_ino_t ino;
 	struct ext2_inode inode;
@@ -1331,7 +1610,7 @@ static void resolve_paths(struct ctx *c, ext2_filsys fs, size_t from)
 	int need = 0;
 
 	for (i = from; i < c->rep->nf; i++)
-		if (c->rep->f[i].kind < E4_ORD_NOTE_FIRST)
+		if (wants_path(&c->rep->f[i], old))
 			need = 1;
 	if (!need || ext2fs_open_inode_scan(fs, 0, &scan))
 		return;
@@ -1394,9 +1673,13 @@ static errcode_t check_outside(struct ctx *c, struct state *st)
 	}
 	c->tx_first_f = c->rep->nf;
 	while (!ext2fs_get_next_inode_full(scan, &ino, inode, isz) && ino) {
+		int metadata;
+
 		if (!inode->i_links_count || !ino_checked(fs, ino) ||
 		    inode_used(st, ino) != 1)
 			continue;
+		metadata = LINUX_S_ISDIR(inode->i_mode) ||
+			LINUX_S_ISLNK(inode->i_mode);
 		if (get_map(c, st, ino, inode, &m))
 			continue;
 		for (i = 0; i < m.n; i++) {
@@ -1420,10 +1703,17 @@ static errcode_t check_outside(struct ctx *c, struct state *st)
 					size_t s = e4_stamp_block_stale(
 						c->buf + x * c->bs, p, c->bs);
 
-					if (!s || was_seen(c, ino, l, p))
+					/* with --upto, S_N may still have
+					 * blocks a later tid supplies */
+					if (!s || (!metadata &&
+						   was_seen(c, ino, l, p)) ||
+					    is_unknown(c, st, p))
 						continue;
 					memset(&f, 0, sizeof(f));
-					f.kind = E4_ORD_STALE_OUTSIDE;
+					f.kind = metadata ?
+						E4_ORD_STALE_METADATA :
+						E4_ORD_STALE_OUTSIDE;
+					f.metadata = metadata;
 					f.ino = ino;
 					f.lblk = l;
 					f.pblk = p;
@@ -1441,7 +1731,7 @@ static errcode_t check_outside(struct ctx *c, struct state *st)
 		}
 	}
 	c->rep->outside_checked = 1;
-	resolve_paths(c, fs, from);
+	resolve_paths(c, fs, from, 0);
 out:
 	ext2fs_close_inode_scan(scan);
 	imap_free(&m);
@@ -1532,8 +1822,10 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		retval = find_owners(c, prev, cur, tx, left, nleft, &a, &p);
 	if (!retval)
 		retval = cross_checks(c, tr, tx, pend_from);
-	if (!retval && tx->violations)
-		resolve_paths(c, cur->fs, c->tx_first_f);
+	if (!retval) {
+		resolve_paths(c, cur->fs, c->tx_first_f, 0);
+		resolve_paths(c, prev->fs, c->tx_first_f, 1);
+	}
 out:
 	imap_free(&a);
 	imap_free(&p);
@@ -1548,6 +1840,8 @@ static void ctx_free(struct ctx *c)
 	ext2fs_free_mem(&c->meta);
 	ext2fs_free_mem(&c->map);
 	ext2fs_free_mem(&c->ahead);
+	ext2fs_free_mem(&c->flog);
+	ext2fs_free_mem(&c->dfr);
 	ext2fs_free_mem(&c->seen);
 	ext2fs_free_mem(&c->pend);
 	ext2fs_free_mem(&c->pr);
@@ -1563,8 +1857,10 @@ void e4_order_report_free(struct e4_order_report *rep)
 
 	if (!rep)
 		return;
-	for (i = 0; i < rep->nf; i++)
+	for (i = 0; i < rep->nf; i++) {
 		ext2fs_free_mem(&rep->f[i].path);
+		ext2fs_free_mem(&rep->f[i].old_path);
+	}
 	ext2fs_free_mem(&rep->f);
 	ext2fs_free_mem(&rep->tx);
 	ext2fs_free_mem(&rep);
@@ -1651,9 +1947,15 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 	c.mode_explicit = rep->data_mode == E4_DATA_ORDERED ||
 		rep->data_mode == E4_DATA_WRITEBACK;
 
+	rep->log_from_start = scan->start_tid <= 2 &&
+		scan->start_jblk == scan->log_first;
+	rep->kernel_refuses = scan->fail != 0;
+	rep->upto = opts->has_upto && n < scan->ncommitted;
 	retval = build_meta(&c);
 	if (!retval)
 		retval = find_ahead(&c);
+	if (!retval)
+		retval = build_flog(&c);
 	if (retval)
 		goto out;
 	if (n) {
@@ -1687,7 +1989,10 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 			     "checked", tr->tid, error_message(err));
 			continue;
 		}
-		retval = check_tx(&c, &prev, &cur, tr, tx);
+		rep->last_tid = tr->tid;
+		retval = judge_deferred(&c, &cur);
+		if (!retval)
+			retval = check_tx(&c, &prev, &cur, tr, tx);
 		if (!retval)
 			retval = merge_pending(&c);
 		if (retval)
@@ -1702,6 +2007,26 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 	if (rep->data_mode_src == E4_DMSRC_ASSUMED && c.data_journaled)
 		rep->data_mode_src = E4_DMSRC_INFERRED;
 
+	/* --upto: data supplied only after the last checked state */
+	for (k = 0; k < c.ndfr && !retval; k++) {
+		struct e4_order_finding f;
+
+		memset(&f, 0, sizeof(f));
+		f.kind = E4_ORD_NOT_JUDGED;
+		f.has_tid = 1;
+		f.tid = c.dfr[k].tid;
+		f.ino = c.dfr[k].ino;
+		f.lblk = c.dfr[k].lblk;
+		f.pblk = c.dfr[k].pblk;
+		f.len = 1;
+		f.conversion = c.dfr[k].conversion;
+		f.prior_lost = c.dfr[k].prior_lost;
+		f.evid_tid = scan->trans[c.dfr[k].known - 1].tid;
+		c.tx_first_f = 0;
+		retval = add_finding(&c, &f);
+	}
+	if (retval)
+		goto out;
 	if (opts->outside > 0 || (opts->outside < 0 && rep->stamped))
 		retval = check_outside(&c, &prev);
 out:
