@@ -925,6 +925,8 @@ struct e4_order_tx {
 					 * is unknown: judged later, in the
 					 * first state where it is known */
 	uint64_t	reused;		/* inodes whose i_generation changed */
+	uint64_t	prior_lost_alloc, prior_lost_conv,
+			prior_lost_unwritten;	/* prior_lost, by kind */
 	uint64_t	ahead;		/* its blocks whose image copy
 					 * equals one of their journaled
 					 * copies */

@@ -1203,8 +1203,15 @@ static errcode_t diff_inode(struct ctx *c, struct state *cur,
 				tx->conversions++;
 			else
 				tx->new_alloc++;
-			if (lost)
+			if (lost) {
 				tx->prior_lost++;
+				if (uw)
+					tx->prior_lost_unwritten++;
+				else if (conv)
+					tx->prior_lost_conv++;
+				else
+					tx->prior_lost_alloc++;
+			}
 			retval = push_pending(c, ino, l, pb);
 			if (retval)
 				break;
