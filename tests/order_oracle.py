@@ -7,10 +7,11 @@
 #
 # For each committed transaction T_k of IMAGE's journal (debugfs logdump),
 # the state S_k is made on a copy: the log is cut after T_k by zeroing the
-# 12-byte header of T_(k+1)'s first journal block (S_n: the fast-commit
-# area's first block is zeroed instead, as --check-order leaves fast
-# commits unchecked), then `e2fsck -E journal_only -y` replays it.  In each
-# state every live inode (set in the inode bitmap per dumpe2fs, links > 0,
+# 12-byte header of T_(k+1)'s first journal block (the fast-commit area
+# is zeroed in every state: --check-order leaves fast commits unchecked,
+# and e2fsck would replay them after any cut), then
+# `e2fsck -E journal_only -y` replays it.  In each state every live inode
+# (set in its group's inode bitmap, located by debugfs stats, links > 0,
 # regular/directory/symlink; not the journal, resize or bad-block inode) is
 # listed with debugfs stat: its i_generation, its leaf mappings (lblk ->
 # pblk, [u] unwritten) and its tree blocks (ETB, IND, DIND, TIND).  The
@@ -131,7 +132,7 @@ jmap = {}
 if not JDEV:
     want = sorted(set(first_blk.values()) |
                   {j for c in copies.values() for _, j in c} |
-                  ({jtotal - fc_len} if fc_len else set()))
+                  set(range(jtotal - fc_len, jtotal)))
     out = debugfs(IMAGE, ["bmap <8> %d" % j for j in want], True)
     nums = [int(x) for x in re.findall(r"^(\d+)$", out, re.M)]
     if len(nums) != len(want):
@@ -266,15 +267,15 @@ def make_state(k_index, extra=()):
         jd = os.path.join(W, "s.jdev")
         shutil.copyfile(JDEV, jd)
     target = jd or img
-    cut = None
+    # the fast-commit area in every state (e2fsck would replay it after
+    # any cut; --check-order leaves it unchecked)
+    cuts = [(joff(j), BS) for j in range(jtotal - fc_len, jtotal)]
     if k_index < len(tids):
-        cut = joff(first_blk[tids[k_index]])
-    elif fc_len:
-        cut = joff(jtotal - fc_len)
-    if cut is not None:
-        with open(target, "r+b") as f:
-            f.seek(cut)
-            f.write(b"\0" * 12)
+        cuts.append((joff(first_blk[tids[k_index]]), 12))
+    with open(target, "r+b") as f:
+        for off, n in cuts:
+            f.seek(off)
+            f.write(b"\0" * n)
     run(["e2fsck"] + (["-j", jd] if jd else []) +
         ["-E", "journal_only", "-y", img], ok=(0, 1))
     return inode_state(img, jd, extra)
@@ -324,7 +325,8 @@ for ki, t in enumerate(tids, 1):
     n_or += len(onew)
 
     def path_unknown(ino, bitmap=False):
-        blocks = {itable_block(ino, layout)}
+        # the inode's liveness is read from its inode-bitmap block too
+        blocks = {itable_block(ino, layout), ibitmap[(ino - 1) // IPG]}
         if bitmap:
             blocks = {ibitmap[(ino - 1) // IPG]}
         for s in (prev, curs):
