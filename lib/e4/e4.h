@@ -990,8 +990,11 @@ struct e4_order_report {
  * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
  * image itself (a replayed state that cannot be opened is recorded as a
  * warning and its transaction marked unreadable instead).
- * Rules: ahead blocks and "prior state lost" attribution, stamp evidence,
- * structural checks and data mode as in e4tools issue 4; unwritten extents
+ * Rules: stamp evidence, structural checks and data mode as in e4tools
+ * issue 4; unknown content (blocks logged later and in none of T1..Tk:
+ * ahead or behind, jbd2's dropped checkpoints), "prior state lost"
+ * attribution, metadata blocks, (ino, i_generation) identity and deferred
+ * data judgement as in issue 13 (see e4replay(8)); unwritten extents
  * per fs/ext4/extents.c (EXT_INIT_MAX_LEN); S_k per overlay_io.c.
  */
 errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
