@@ -119,8 +119,12 @@ static void print_finding_text(const struct e4_order_finding *f)
 		       f->prior_lost ? " or earlier" : "");
 		break;
 	case E4_ORD_STALE_METADATA:
-		printf(": stale directory/symlink block in the replayed fs "
-		       "(corrupt)");
+		if (f->has_tid)
+			printf(": stale directory/symlink block in S_%u: no "
+			       "logged copy supplies it", f->tid);
+		else
+			printf(": stale directory/symlink block in the "
+			       "replayed fs (corrupt)");
 		break;
 	case E4_ORD_NOT_JUDGED:
 		printf(": not judged (content supplied by tid %u, after the "
@@ -266,11 +270,12 @@ void e4replay_order_print_text(const char *image,
 		       "nothing; ");
 	else
 		printf("%s: ", rep->violations || nbad ? "FAIL" : "OK");
-	printf("%llu violation run(s), %llu block(s)%s, %llu note(s)",
+	printf("%llu violation run(s), %llu block(s), %llu note(s)",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
-	       rep->upto ? " up to S_N (--upto)" : "",
 	       (unsigned long long)rep->notes);
+	if (rep->upto)
+		printf(" up to S_%u (--upto)", rep->last_tid);
 	if (nbad)
 		printf(", %llu corrupt journal tag(s)",
 		       (unsigned long long)nbad);

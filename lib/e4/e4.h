@@ -855,9 +855,10 @@ enum e4_order_kind {
 	E4_ORD_DATA_JOURNALED,	/* regular-file data block journaled in
 				 * ordered/writeback mode */
 	E4_ORD_STALE_OUTSIDE,	/* stale block outside the journal window */
-	E4_ORD_STALE_METADATA,	/* a directory or symlink block of S_n
-				 * (the replayed fs) carries the stamp: the
-				 * replayed fs is corrupt */
+	E4_ORD_STALE_METADATA,	/* a new directory or symlink block of S_k
+				 * that no logged copy supplies carries the
+				 * stamp (structural); after the window:
+				 * one of S_n, the replayed fs is corrupt */
 	E4_ORD_NOTE_FIRST,
 	E4_ORD_UNVERIFIED = E4_ORD_NOTE_FIRST,	/* no stamp: not verified */
 	E4_ORD_SUSPECT_ZERO,	/* no stamp, block all zero: suspect */

@@ -66,7 +66,7 @@ struct deferred {
 	ext2_ino_t	ino;
 	blk64_t		lblk, pblk;
 	size_t		known;
-	int		conversion, prior_lost;
+	int		conversion, prior_lost, metadata;
 };
 
 struct bmcache {
@@ -979,10 +979,17 @@ static errcode_t defer(struct ctx *c, const struct seg *s, blk64_t l,
 	d->known = known;
 	d->conversion = s->conversion;
 	d->prior_lost = s->prior_lost;
+	d->metadata = s->metadata;
 	return 0;
 }
 
-/* Judge the data of one block (@d, read from @st) against the stamp. */
+/*
+ * Judge one new block (@d, read from @st) against the stamp.  Regular-file
+ * data: stale is "stale data exposed"; without a stamp, notes.  Directory
+ * and symlink blocks are metadata, journaled in every data mode: their
+ * content must come from a logged copy or be current at home, so a stamp
+ * is a structural finding (stale-metadata), never "stale data exposed".
+ */
 static errcode_t judge_data(struct ctx *c, struct state *st,
 			    struct e4_order_finding *f, const unsigned char *d)
 {
@@ -995,8 +1002,8 @@ static errcode_t judge_data(struct ctx *c, struct state *st,
 	f->stale_units = stale;
 	f->units = e4_stamp_units(0, c->bs);
 	if (stale)
-		f->kind = E4_ORD_STALE;
-	else if (c->rep->stamped)
+		f->kind = f->metadata ? E4_ORD_STALE_METADATA : E4_ORD_STALE;
+	else if (c->rep->stamped || f->metadata)
 		return 0;
 	else if (e4_block_is_zero(d, c->bs))
 		f->kind = E4_ORD_SUSPECT_ZERO;
@@ -1029,6 +1036,7 @@ static errcode_t judge_deferred(struct ctx *c, struct state *st)
 		f.len = 1;
 		f.conversion = d->conversion;
 		f.prior_lost = d->prior_lost;
+		f.metadata = d->metadata;
 		retval = io_channel_read_blk64(st->fs->io, d->pblk, 1,
 					       c->buf);
 		if (!retval)
@@ -1125,13 +1133,6 @@ static errcode_t check_segment(struct ctx *c, struct state *st,
 					break;
 				f.stale_units = f.units = 0;
 			}
-			/*
-			 * Directory and symlink blocks are metadata, journaled
-			 * in every data mode: not judged as data here; a stale
-			 * one in S_n is a structural finding (check_outside).
-			 */
-			if (s->metadata)
-				continue;
 			if (unknown) {	/* content supplied later: not judged */
 				rep_tx(c, s->tid)->not_judged++;
 				retval = defer(c, s, f.lblk, f.pblk,
@@ -1564,6 +1565,7 @@ static int wants_path(const struct e4_order_finding *f, int old)
 		return f->kind == E4_ORD_INODE_REUSED && !f->old_path;
 	return !f->path && (f->kind < E4_ORD_NOTE_FIRST ||
 			    f->kind == E4_ORD_INODE_REUSED ||
+			    f->kind == E4_ORD_NOT_JUDGED ||
 			    f->kind == E4_ORD_STALE_PERMITTED);
 }
 
@@ -1712,8 +1714,7 @@ static errcode_t check_outside(struct ctx *c, struct state *st)
 
 					/* with --upto, S_N may still have
 					 * blocks a later tid supplies */
-					if (!s || (!metadata &&
-						   was_seen(c, ino, l, p)) ||
+					if (!s || was_seen(c, ino, l, p) ||
 					    is_unknown(c, st, p))
 						continue;
 					memset(&f, 0, sizeof(f));
@@ -1840,6 +1841,62 @@ out:
 	ext2fs_free_mem(&left);
 	ext2fs_free_mem(&expl);
 	return retval;
+}
+
+struct fkey {
+	size_t	cls, pos, idx;
+};
+
+static int fkey_cmp(const void *a, const void *b)
+{
+	const struct fkey *x = a, *y = b;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Findings in log order of their tid, stably (deferred judgements are
+ * made after their own tid); those outside the window last. */
+static errcode_t sort_findings(struct ctx *c)
+{
+	struct e4_order_report *rep = c->rep;
+	struct e4_order_finding *f;
+	struct fkey *k;
+	size_t i, t = 0;
+	errcode_t retval;
+
+	if (rep->nf < 2)
+		return 0;
+	retval = ext2fs_get_array(rep->nf, sizeof(*k), &k);
+	if (retval)
+		return retval;
+	retval = ext2fs_get_array(rep->nf, sizeof(*f), &f);
+	if (retval) {
+		ext2fs_free_mem(&k);
+		return retval;
+	}
+	for (i = 0; i < rep->nf; i++) {
+		k[i].idx = i;
+		k[i].cls = !rep->f[i].has_tid;
+		k[i].pos = 0;
+		if (!rep->f[i].has_tid)
+			continue;
+		if (t >= rep->ntx || rep->tx[t].tid != rep->f[i].tid)
+			for (t = 0; t < rep->ntx &&
+			     rep->tx[t].tid != rep->f[i].tid; t++)
+				;
+		k[i].pos = t;
+	}
+	xsort(k, rep->nf, sizeof(*k), fkey_cmp);
+	for (i = 0; i < rep->nf; i++)
+		f[i] = rep->f[k[i].idx];
+	memcpy(rep->f, f, rep->nf * sizeof(*f));
+	ext2fs_free_mem(&f);
+	ext2fs_free_mem(&k);
+	return 0;
 }
 
 static void ctx_free(struct ctx *c)
@@ -2028,14 +2085,19 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		f.len = 1;
 		f.conversion = c.dfr[k].conversion;
 		f.prior_lost = c.dfr[k].prior_lost;
+		f.metadata = c.dfr[k].metadata;
 		f.evid_tid = scan->trans[c.dfr[k].known - 1].tid;
 		c.tx_first_f = 0;
 		retval = add_finding(&c, &f);
 	}
 	if (retval)
 		goto out;
+	if (c.ndfr)
+		resolve_paths(&c, prev.fs, rep->nf - c.ndfr, 0);
 	if (opts->outside > 0 || (opts->outside < 0 && rep->stamped))
 		retval = check_outside(&c, &prev);
+	if (!retval)
+		retval = sort_findings(&c);
 out:
 	state_close(&prev);
 	state_close(&cur);
