@@ -100,6 +100,7 @@ void do_check_order(int argc, char **argv, int sci_idx, void *infop)
 	struct e4_order_report *rep = NULL;
 	struct e4_order_opts o;
 	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
 	int json = 0;
@@ -126,7 +127,9 @@ void do_check_order(int argc, char **argv, int sci_idx, void *infop)
 			st->device);
 		goto out;
 	}
-	retval = e4_order_check(st->fs, j, st->device, scan, &o, &rep);
+	retval = e4_plan_build(j, scan, &plan);
+	if (!retval)
+		retval = e4_order_check(st->fs, plan, &o, &rep);
 	if (retval) {
 		com_err(argv[0], retval, "while checking the ordering of %s",
 			st->device);
@@ -140,6 +143,7 @@ out:
 	if (retval)
 		st->exit_status = 1;
 	e4_order_report_free(rep);
+	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	e4_journal_close(j);
 }

@@ -154,7 +154,7 @@ static void print_finding_text(const struct e4_order_finding *f)
 /*
  * Tags of the checked transactions that replay skips as corruption (block
  * past the fs end or inside the journal, tag checksum mismatch): fates set
- * by e4_journal_replay_plan(), as plain e4replay counts them (exit 4).
+ * by e4_plan_build(), as plain e4replay counts them (exit 4).
  */
 static int bad_tag(const struct e4_jtag *g)
 {
@@ -461,7 +461,7 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 	struct e4_order_opts o;
 	struct e4_order_report *rep = NULL;
 	struct e4_jscan *scan = NULL;
-	struct e4_replay_result res;
+	struct e4_plan *plan = NULL;
 	e4_journal_t j = NULL;
 	ext2_filsys fs = NULL;
 	const char *output = NULL, *jdev = NULL, *image, *upto_arg = NULL;
@@ -561,17 +561,18 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 		rc = 8;
 		goto out;
 	}
-	retval = e4_order_check(fs, j, image, scan, &o, &rep);
+	/* The plan sets the fates replay gives each tag (corrupt tags count
+	 * too); the check reads its states. */
+	retval = e4_plan_build(j, scan, &plan);
+	if (!retval)
+		retval = e4_order_check(fs, plan, &o, &rep);
 	if (retval) {
 		com_err(prog, retval, "while checking the ordering of %s",
 			image);
 		rc = retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
 		goto out;
 	}
-	/* The fates plain replay gives each tag: corrupt tags count too. */
-	memset(&res, 0, sizeof(res));
-	if (!scan->fail && e4_journal_replay_plan(j, scan, &res) == 0 &&
-	    count_bad_tags(scan, rep->ntx))
+	if (count_bad_tags(scan, rep->ntx))
 		rc |= 4;
 	if (json)
 		e4replay_order_print_json(image, scan, rep);
@@ -589,6 +590,7 @@ int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
 	}
 out:
 	e4_order_report_free(rep);
+	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	e4_journal_close(j);
 	if (fs)

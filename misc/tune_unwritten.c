@@ -226,7 +226,7 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 	memset(&rs, 0, sizeof(rs));
 	if (o->uw_replayed) {
 		/* State S_n through the overlay: nothing is written. */
-		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		retval = e4_replayed_open(fs, o->journal_dev, &rs);
 		if (retval) {
 			com_err(prog, retval, "while reading the replayed "
 				"state of %s", o->device);
@@ -476,7 +476,7 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 	 */
 	if (e4_tool_needs_recovery(fs) && !o->force) {
 		memset(&rs, 0, sizeof(rs));
-		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		retval = e4_replayed_open(fs, o->journal_dev, &rs);
 		if (retval) {
 			com_err(prog, retval, "while reading the replayed "
 				"state of %s", o->device);
