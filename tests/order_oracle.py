@@ -17,7 +17,8 @@
 # pblk, [u] unwritten) and its tree blocks (ETB, IND, DIND, TIND).  The
 # oracle's new initialized mappings of T_k are the blocks of S_k whose
 # (ino, i_generation, lblk) is absent in S_(k-1), maps another pblk there,
-# or was unwritten there (a conversion).
+# or was unwritten there (a conversion); its new unwritten mappings
+# likewise (e4replay lists them with "unwritten": true).
 #
 # They are compared with e4replay's mapping findings of T_k.  A difference
 # is explained only by the issue-13 rule, decided here from the journal
@@ -285,17 +286,17 @@ def make_state(k_index, extra=()):
 ej = json.loads(run([E4REPLAY] + (["-j", JDEV] if JDEV else []) +
                     ["--check-order", "--json", "--list-mappings", IMAGE],
                     ok=(0, 4)))
-emap = {}               # (tid, ino, lblk) -> (pblk, prior_lost, conversion)
+emap = {}   # (tid, ino, lblk, unwritten) -> (pblk, prior_lost, conversion)
 for f in ej["findings"]:
     if f["kind"] != "mapping":
         continue
     for i in range(f["len"]):
-        emap[(f["tid"], f["ino"], f["lblk"] + i)] = (
+        emap[(f["tid"], f["ino"], f["lblk"] + i, f["unwritten"])] = (
             f["pblk"] + i, f["prior_lost"], f["conversion"])
-e_lost_at = {}          # (ino, lblk, pblk) -> tids listed prior-lost
-for (t, ino, l), (p, lost, _) in emap.items():
+e_lost_at = {}          # (ino, lblk, pblk, unwritten) -> tids, prior-lost
+for (t, ino, l, u), (p, lost, _) in emap.items():
     if lost:
-        e_lost_at.setdefault((ino, l, p), []).append(t)
+        e_lost_at.setdefault((ino, l, p, u), []).append(t)
 
 # ---- compare -----------------------------------------------------------------
 last = make_state(len(tids))
@@ -316,12 +317,10 @@ for ki, t in enumerate(tids, 1):
         if pv and not pv[4]:
             pv = None
         for l, (p, u) in maps.items():
-            if u:
-                continue
             q = pv[1].get(l) if pv and pv[0] == gen else None
-            if q and q[0] == p and not q[1]:
-                continue
-            onew[(ino, l)] = (p, bool(q and q[0] == p and q[1]))
+            if q and q[0] == p and (u or not q[1]):
+                continue    # unchanged (an unwritten one stays so)
+            onew[(ino, l, u)] = (p, bool(q and q[0] == p and q[1]))
     n_or += len(onew)
 
     def path_unknown(ino, bitmap=False):
@@ -334,9 +333,10 @@ for ki, t in enumerate(tids, 1):
                 blocks |= s[ino][2]
         return any(unknown(b, t) for b in blocks)
 
-    ekeys = {(ino, l): v for (tt, ino, l), v in emap.items() if tt == t}
+    ekeys = {(ino, l, u): v for (tt, ino, l, u), v in emap.items()
+             if tt == t}
     for key in sorted(set(onew) | set(ekeys)):
-        ino, l = key
+        ino, l, u = key
         o, e = onew.get(key), ekeys.get(key)
         why = None
         if o and e and o[0] == e[0]:
@@ -347,22 +347,24 @@ for ki, t in enumerate(tids, 1):
             if e[1] and path_unknown(ino):
                 why = "R2"
         elif o and not e:
-            earlier = [x for x in e_lost_at.get((ino, l, o[0]), []) if x < t]
+            earlier = [x for x in e_lost_at.get((ino, l, o[0], u), [])
+                       if x < t]
             pv = prev.get(ino)
             if earlier:
                 why = "R3"
             elif pv and not pv[4] and pv[0] == curs[ino][0] and \
-                    pv[1].get(l) == (o[0], False) and path_unknown(ino, True):
+                    pv[1].get(l) == (o[0], u) and path_unknown(ino, True):
                 why = "R4"
         if why:
             counts[why] += 1
         else:
-            unexplained.append((t, ino, l, o, e))
+            unexplained.append((t, ino, l, u, o, e))
     prev = curs
 
 for u in unexplained[:40]:
-    print("oracle: %s: UNEXPLAINED tid %d inode %d lblk %d: oracle %s,"
-          " e4replay %s (pblk, prior_lost, conversion)" % ((NAME,) + u))
+    print("oracle: %s: UNEXPLAINED tid %d inode %d lblk %d unwritten %s: "
+          "oracle %s, e4replay %s (pblk, prior_lost, conversion)" % (
+              (NAME,) + u))
 ne = len(emap)
 print("oracle: %s: %d states, %d oracle mappings, %d e4replay mappings, "
       "%d differences (R1 %d, R2 %d, R3 %d, R4 %d), %d unexplained%s" % (
