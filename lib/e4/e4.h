@@ -174,7 +174,7 @@ struct e4_jmap_run {
 
 #define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
 /* External device through undo_io_manager (the caller configured its
- * backing manager and undo file, e.g. e4_tool_setup_undo()). */
+ * backing manager and undo file, e.g. e4s_setup_undo()). */
 #define E4_JOURNAL_UNDO	0x2
 
 struct e4_journal {
@@ -214,6 +214,16 @@ typedef struct e4_journal *e4_journal_t;
  */
 errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 			  e4_journal_t *ret);
+
+/*
+ * e4_journal_open_io() - e4_journal_open() with the external journal
+ * device @ext_dev (its name in reports) opened through @io on the channel
+ * name @io_name (NULL: @ext_dev), e.g. a fault io_manager stacked on
+ * unix_io or undo_io; @io NULL is e4_journal_open().  Same returns.
+ */
+errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
+			     io_manager io, const char *io_name, int flags,
+			     e4_journal_t *ret);
 
 /* e4_journal_close() - release @j (NULL is fine); flushes its channel. */
 errcode_t e4_journal_close(e4_journal_t j);
@@ -563,6 +573,22 @@ uint32_t e4_jtag_csum(const struct e4_jcodec *c, uint32_t tid,
  * in @tid (all 32 bits with CSUM_V3, the low 16 with V2), else 0. */
 int e4_jtag_csum_ok(const struct e4_jcodec *c, const struct e4_jtag *g,
 		    uint32_t tid, const void *data);
+
+/*
+ * e4_jblock_escape() - escape a block @blk about to be logged: when it
+ * starts with JBD2_MAGIC (it would read as a journal block) those 4 bytes
+ * are zeroed (fs/jbd2/journal.c jbd2_journal_write_metadata_buffer()).
+ * Returns 1 when it did (the tag gets JBD2_FLAG_ESCAPE), else 0.
+ */
+int e4_jblock_escape(void *blk);
+
+/*
+ * e4_jblock_unescape() - undo the escape of a logged copy @blk (one
+ * jblock) when @escaped (its tag had JBD2_FLAG_ESCAPE): a block starting
+ * with JBD2_MAGIC is logged with those 4 bytes zeroed, and replay writes
+ * the magic back (fs/jbd2/recovery.c do_one_pass(), PASS_REPLAY).
+ */
+void e4_jblock_unescape(void *blk, int escaped);
 
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */
@@ -1039,14 +1065,27 @@ extern io_manager e4_overlay_io_manager;
  * e4_overlay_create() - a new overlay on @backing serving the map of @st
  * (NULL: no copies, the backing channel as it is) with copies read from
  * @src; @blocksize (bytes, the fs block size) is the unit of the map's
- * fsblk and src_blk.  @st is read at every read, not copied: advancing it
- * (e4_state_advance()) changes what the overlay serves.  Nothing is opened
- * or read.  Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_INVALID_ARGUMENT (no
- * @backing, copies without @src, @blocksize not a power of two >= 1024).
+ * fsblk and src_blk.  @nblocks (fs blocks; 0: unknown) is the size of the
+ * image: a failed read inside it, or of a copy, is an io error that
+ * e4_overlay_error() keeps; one reaching past it follows a pointer of the
+ * state's contents and is only returned.  @st is read at every read, not
+ * copied: advancing it (e4_state_advance()) changes what the overlay
+ * serves.  Nothing is opened or read.  Returns 0, EXT2_ET_NO_MEMORY or
+ * EXT2_ET_INVALID_ARGUMENT (no @backing, copies without @src, @blocksize
+ * not a power of two >= 1024).
  */
 errcode_t e4_overlay_create(io_channel backing, io_channel src,
-			    unsigned int blocksize, const struct e4_state *st,
-			    e4_overlay_t *ret);
+			    unsigned int blocksize, blk64_t nblocks,
+			    const struct e4_state *st, e4_overlay_t *ret);
+
+/*
+ * e4_overlay_error() - the first error a read of the backing channel
+ * inside the image, or of the source channel, returned through any channel
+ * of @ov (0: none).  libext2fs turns many such errors into other ones or
+ * skips what it could not read; a caller that must not present a partial
+ * result as complete checks this.  Returns the errcode.
+ */
+errcode_t e4_overlay_error(e4_overlay_t ov);
 
 /* e4_overlay_name() - the device name to give ext2fs_open2() together
  * with e4_overlay_io_manager. */
@@ -1595,6 +1634,15 @@ struct e4_replayed {
  */
 errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
 			   struct e4_replayed *r);
+
+/*
+ * e4_replayed_open_io() - e4_replayed_open() with the external journal
+ * device opened through @io on @io_name, as e4_journal_open_io() (@io
+ * NULL: e4_replayed_open()).  Same returns.
+ */
+errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
+			      io_manager io, const char *io_name,
+			      struct e4_replayed *r);
 
 /* e4_replayed_close() - release what e4_replayed_open() opened (a zeroed
  * or closed @r is fine). */

@@ -181,7 +181,8 @@ static errcode_t state_open(struct ctx *c, size_t k, struct state *st)
 		retval = e4_state_init(c->plan, &st->map);
 		if (!retval)
 			retval = e4_overlay_create(c->fs0->io, c->j->io, c->bs,
-						   &st->map, &st->ov);
+						   c->nblocks, &st->map,
+						   &st->ov);
 		if (retval)
 			return retval;
 	}
@@ -531,6 +532,20 @@ out:
 	return retval;
 }
 
+/*
+ * The first read error the channels below the states met inside the
+ * image: libext2fs skips or renames what it could not read, and a check
+ * that missed blocks must end in an error, not in a verdict.
+ */
+static errcode_t states_io_error(const struct state *slot)
+{
+	errcode_t err = slot[0].ov ? e4_overlay_error(slot[0].ov) : 0;
+
+	if (!err && slot[1].ov)
+		err = e4_overlay_error(slot[1].ov);
+	return err;
+}
+
 static void ctx_free(struct ctx *c)
 {
 	ext2fs_free_mem(&c->meta);
@@ -649,6 +664,9 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		goto out;	/* the image itself is unreadable */
 	rep->stamped = opts->stamped >= 0 ? opts->stamped :
 		ord_detect_stamp(&c, prev);
+	retval = states_io_error(slot);
+	if (retval)
+		goto out;
 
 	for (k = 1; k <= n; k++) {
 		const struct e4_jtrans *tr = &scan->trans[k - 1];
@@ -663,6 +681,9 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		tx->revokes = tr->nrevokes;
 		c.tx_first_f = rep->nf;
 		err = state_open(&c, k, cur);
+		retval = states_io_error(slot);
+		if (retval)
+			goto out;	/* not the state's content: the disk */
 		if (err) {
 			tx->unreadable = 1;
 			ord_warn(rep, "state after tid %u unreadable (%s): not "
@@ -675,6 +696,8 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			retval = check_tx(&c, prev, cur, tr, tx);
 		if (!retval)
 			retval = ord_merge_pending(&c);
+		if (!retval)
+			retval = states_io_error(slot);
 		if (retval)
 			goto out;
 		state_close(prev);
@@ -713,6 +736,8 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		ord_resolve_paths(&c, prev->fs, rep->nf - c.ndfr, 0);
 	if (opts->outside > 0 || (opts->outside < 0 && rep->stamped))
 		retval = ord_check_outside(&c, prev);
+	if (!retval)
+		retval = states_io_error(slot);
 	if (!retval)
 		retval = ord_sort_findings(&c);
 out:

@@ -99,17 +99,16 @@ errcode_t ord_find_ahead(struct ctx *c)
 		for (g = i + 1; g < n && g - i < CHUNK_BLOCKS &&
 		     a[g].src == a[g - 1].src + 1; g++)
 			;
-		if (io_channel_read_blk64(c->j->io, a[i].src, (int)(g - i),
-					  c->buf)) {
-			for (t = i; t < g; t++)
-				a[t].flags |= 0x80000000U;	/* unread */
-			continue;
-		}
+		/* an unread copy or image block leaves "ahead" unknown:
+		 * the check fails rather than miss it */
+		retval = io_channel_read_blk64(c->j->io, a[i].src,
+					       (int)(g - i), c->buf);
+		if (retval)
+			goto out;
 		for (t = i; t < g; t++) {
 			unsigned char *b = c->buf + (t - i) * c->bs;
 
-			if (a[t].flags & JBD2_FLAG_ESCAPE)
-				e4_put_be32(b, JBD2_MAGIC);
+			e4_jblock_unescape(b, a[t].flags & JBD2_FLAG_ESCAPE);
 			a[t].hash = block_hash(b, c->bs);
 		}
 	}
@@ -124,10 +123,10 @@ errcode_t ord_find_ahead(struct ctx *c)
 		     a[g].fsblk == first + k; k++)
 			while (g < n && a[g].fsblk == first + k)
 				g++;
-		if (io_channel_read_blk64(c->fs0->io, first, (int)k, c->buf)) {
-			i = g;
-			continue;
-		}
+		retval = io_channel_read_blk64(c->fs0->io, first, (int)k,
+					       c->buf);
+		if (retval)
+			goto out;
 		for (u = i; u < g; ) {
 			blk64_t b = a[u].fsblk;
 			uint64_t h = block_hash(c->buf + (b - first) * c->bs,
@@ -135,8 +134,7 @@ errcode_t ord_find_ahead(struct ctx *c)
 			int eq = 0;
 
 			for (; u < g && a[u].fsblk == b; u++)
-				if (!(a[u].flags & 0x80000000U) &&
-				    a[u].hash == h)
+				if (a[u].hash == h)
 					eq = 1;
 			if (!eq)
 				continue;

@@ -33,6 +33,8 @@ struct e4_overlay {
 	io_channel		src;		/* the copies; not owned */
 	unsigned int		blocksize;	/* fs block size, bytes */
 	const struct e4_state	*st;		/* the map; not owned */
+	uint64_t		limit;		/* bytes of the image; 0: ? */
+	errcode_t		io_error;	/* first failed read below */
 	char			name[48];
 };
 
@@ -72,8 +74,8 @@ errcode_t e4_chan_pread(io_channel io, uint64_t off, uint64_t len, void *buf)
 }
 
 errcode_t e4_overlay_create(io_channel backing, io_channel src,
-			    unsigned int blocksize, const struct e4_state *st,
-			    e4_overlay_t *ret)
+			    unsigned int blocksize, blk64_t nblocks,
+			    const struct e4_state *st, e4_overlay_t *ret)
 {
 	e4_overlay_t ov;
 	errcode_t retval;
@@ -89,6 +91,7 @@ errcode_t e4_overlay_create(io_channel backing, io_channel src,
 	ov->backing = backing;
 	ov->src = src;
 	ov->blocksize = blocksize;
+	ov->limit = (uint64_t)nblocks * blocksize;
 	ov->st = st;
 	snprintf(ov->name, sizeof(ov->name), "e4overlay:%p", (void *)ov);
 	*ret = ov;
@@ -108,6 +111,19 @@ const char *e4_overlay_name(e4_overlay_t ov)
 	return ov->name;
 }
 
+errcode_t e4_overlay_error(e4_overlay_t ov)
+{
+	return ov->io_error;
+}
+
+/* Keep the first error of a read the image should have served. */
+static errcode_t note(e4_overlay_t ov, errcode_t err)
+{
+	if (err && !ov->io_error)
+		ov->io_error = err;
+	return err;
+}
+
 /* Read @run copies starting at @e (contiguous on the source) into @d. */
 static errcode_t read_copies(e4_overlay_t ov, const struct e4_copy *e,
 			     size_t run, unsigned char *d)
@@ -118,10 +134,9 @@ static errcode_t read_copies(e4_overlay_t ov, const struct e4_copy *e,
 
 	retval = e4_chan_pread(ov->src, e->src_blk * bs, run * bs, d);
 	if (retval)
-		return retval;
+		return note(ov, retval);
 	for (x = 0; x < run; x++)
-		if (e[x].flags & E4_COPY_ESCAPED)
-			e4_put_be32(d + x * bs, JBD2_MAGIC);
+		e4_jblock_unescape(d + x * bs, e[x].flags & E4_COPY_ESCAPED);
 	return 0;
 }
 
@@ -206,6 +221,8 @@ static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
 		(uint64_t)count * channel->block_size;
 	off = block * (uint64_t)channel->block_size;
 	retval = e4_chan_pread(ov->backing, off, size, data);
+	if (retval && (!ov->limit || off + size <= ov->limit))
+		note(ov, retval);	/* not a garbage pointer past the end */
 	if (retval || !n || !size)
 		return retval;
 	/* First map entry at or after the fs block holding @off. */

@@ -15,11 +15,18 @@
 errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
 			   struct e4_replayed *r)
 {
+	return e4_replayed_open_io(fs, journal_dev, NULL, NULL, r);
+}
+
+errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
+			      io_manager io, const char *io_name,
+			      struct e4_replayed *r)
+{
 	io_channel src = NULL;
 	errcode_t retval;
 
 	memset(r, 0, sizeof(*r));
-	retval = e4_journal_open(fs, journal_dev, 0, &r->j);
+	retval = e4_journal_open_io(fs, journal_dev, io, io_name, 0, &r->j);
 	if (retval == E4_ERR_NO_JOURNAL &&
 	    !ext2fs_has_feature_journal_needs_recovery(fs->super)) {
 		/* No journal and nothing to recover: S_n is the image. */
@@ -44,6 +51,7 @@ errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
 		src = r->j->io;
 	}
 	retval = e4_overlay_create(fs->io, src, fs->blocksize,
+				   ext2fs_blocks_count(fs->super),
 				   r->plan ? &r->st : NULL, &r->ov);
 	if (!retval)
 		retval = e4_overlay_open_fs(r->ov, 0, &r->fs);

@@ -91,7 +91,7 @@ static void test_reads(void **state)
 	assert_int_equal(unix_io_manager->open(src_path, 0, &src), 0);
 	assert_int_equal(io_channel_set_blksize(src, BS), 0);
 	img = open_img();
-	assert_int_equal(e4_overlay_create(img, src, BS, &st, &ov), 0);
+	assert_int_equal(e4_overlay_create(img, src, BS, NBLK, &st, &ov), 0);
 	assert_non_null(e4_state_lookup(&st, 3));
 	assert_int_equal(e4_state_lookup(&st, 3)->src_blk, 2);
 	assert_null(e4_state_lookup(&st, 4));
@@ -168,7 +168,7 @@ static void test_open_fs(void **state)
 	assert_int_equal(io_channel_set_blksize(src, BS), 0);
 	img = open_img();
 	hand_state(&st, &ent, 1);
-	assert_int_equal(e4_overlay_create(img, src, BS, &st, &ov), 0);
+	assert_int_equal(e4_overlay_create(img, src, BS, NBLK, &st, &ov), 0);
 	assert_int_equal(e4_overlay_open_fs(ov, 0, &fs), 0);
 	assert_string_equal((char *)fs->super->s_volume_name, "overlaid");
 	assert_int_equal(ext2fs_blocks_count(fs->super), 1024);
@@ -180,12 +180,12 @@ static void test_open_fs(void **state)
 	ext2fs_close_free(&fs);
 	e4_overlay_free(ov);
 	/* Without a state: the image as it is. */
-	assert_int_equal(e4_overlay_create(img, NULL, BS, NULL, &ov), 0);
+	assert_int_equal(e4_overlay_create(img, NULL, BS, 0, NULL, &ov), 0);
 	assert_int_equal(e4_overlay_open_fs(ov, 0, &fs), 0);
 	assert_string_equal((char *)fs->super->s_volume_name, "image");
 	ext2fs_close_free(&fs);
 	e4_overlay_free(ov);
-	assert_int_equal(e4_overlay_create(NULL, src, BS, NULL, &ov),
+	assert_int_equal(e4_overlay_create(NULL, src, BS, 0, NULL, &ov),
 			 EXT2_ET_INVALID_ARGUMENT);
 	io_channel_close(img);
 	io_channel_close(src);

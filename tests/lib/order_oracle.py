@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-# order_oracle.py --- an oracle for `e4replay --check-order --list-mappings`
-# built from e2fsprogs tools only (debugfs, e2fsck, dumpe2fs, dd-style byte
-# writes), for tests/o_oracle*.
+# order_oracle.py --- an oracle for `e4replay --check-order
+# --list-mappings` built from e2fsprogs tools only (debugfs, e2fsck,
+# dumpe2fs; plain byte writes), for tests/o_oracle*.
 #
 # Usage: order_oracle.py E4REPLAY IMAGE [JDEV]
 #

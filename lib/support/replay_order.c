@@ -1,58 +1,21 @@
 /*
- * replay_order.c --- `e4replay --check-order`: option parsing and output
- * of the alloc-on-commit ordering check (the check is libe4's order.c).
+ * replay_order.c --- the alloc-on-commit ordering check of
+ * `e4replay --check-order` and of e4debug's check_order: run libe4's
+ * order.c on an open fs, journal and scan, and print its report as text
+ * or JSON.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "util.h"
-#include "replay_order.h"
-
-static const char *prog = "e4replay";
-
-static int usage(void)
-{
-	fprintf(stderr,
-		"Usage: %s --check-order [--json] [--upto TID] "
-		"[--data-mode=auto|ordered|journal|writeback]\n"
-		"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
-		"[--list-mappings] [-j journal_dev]\n"
-		"\t[-o OUTPUT | --replay] IMAGE\n", prog);
-	return 16;
-}
-
-int e4replay_is_check_order(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--check-order"))
-			return 1;
-	}
-	return 0;
-}
-
-static int tri(const char *s)
-{
-	if (!strcmp(s, "auto"))
-		return -1;
-	if (!strcmp(s, "yes"))
-		return 1;
-	if (!strcmp(s, "no"))
-		return 0;
-	return -2;
-}
+#include "json.h"
+#include "replay.h"
 
 static const char *evid_name(int e)
 {
@@ -179,7 +142,7 @@ static const char *bad_tag_why(const struct e4_jtag *g)
 		"tag checksum mismatch";
 }
 
-void e4replay_order_print_text(const char *image,
+void e4s_order_print_text(const char *image,
 			       const struct e4_jscan *scan,
 			       const struct e4_order_report *rep)
 {
@@ -294,102 +257,102 @@ static const char *dmsrc_key(int src)
 	return "?";
 }
 
-void e4replay_order_print_json(const char *image,
+void e4s_order_print_json(const char *image,
 			       const struct e4_jscan *scan,
 			       const struct e4_order_report *rep)
 {
-	struct e4_json js;
+	struct e4s_json js;
 	size_t i;
 
-	e4_json_init(&js, stdout);
-	e4_json_obj_begin(&js, NULL);
-	e4_json_str(&js, "image", image);
-	e4_json_u64(&js, "committed", scan->ncommitted);
-	e4_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
-	e4_json_str(&js, "data_mode_source", dmsrc_key(rep->data_mode_src));
-	e4_json_bool(&js, "stamped", rep->stamped);
-	e4_json_bool(&js, "journal_corrupt", rep->journal_corrupt);
-	e4_json_u64(&js, "fast_commit_blocks_unchecked", rep->fc_blocks);
-	e4_json_u64(&js, "violations", rep->violations);
-	e4_json_u64(&js, "violation_blocks", rep->violation_blocks);
-	e4_json_u64(&js, "notes", rep->notes);
-	e4_json_bool(&js, "kernel_refuses", rep->kernel_refuses);
-	e4_json_bool(&js, "log_from_start", rep->log_from_start);
-	e4_json_u64(&js, "unknown_blocks", rep->unknown_blocks);
-	e4_json_bool(&js, "upto", rep->upto);
-	e4_json_u64(&js, "last_tid", rep->last_tid);
-	e4_json_bool(&js, "outside_checked", rep->outside_checked);
-	e4_json_u64(&js, "outside_blocks", rep->outside_blocks);
-	e4_json_arr_begin(&js, "transactions");
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	e4s_json_str(&js, "image", image);
+	e4s_json_u64(&js, "committed", scan->ncommitted);
+	e4s_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
+	e4s_json_str(&js, "data_mode_source", dmsrc_key(rep->data_mode_src));
+	e4s_json_bool(&js, "stamped", rep->stamped);
+	e4s_json_bool(&js, "journal_corrupt", rep->journal_corrupt);
+	e4s_json_u64(&js, "fast_commit_blocks_unchecked", rep->fc_blocks);
+	e4s_json_u64(&js, "violations", rep->violations);
+	e4s_json_u64(&js, "violation_blocks", rep->violation_blocks);
+	e4s_json_u64(&js, "notes", rep->notes);
+	e4s_json_bool(&js, "kernel_refuses", rep->kernel_refuses);
+	e4s_json_bool(&js, "log_from_start", rep->log_from_start);
+	e4s_json_u64(&js, "unknown_blocks", rep->unknown_blocks);
+	e4s_json_bool(&js, "upto", rep->upto);
+	e4s_json_u64(&js, "last_tid", rep->last_tid);
+	e4s_json_bool(&js, "outside_checked", rep->outside_checked);
+	e4s_json_u64(&js, "outside_blocks", rep->outside_blocks);
+	e4s_json_arr_begin(&js, "transactions");
 	for (i = 0; i < rep->ntx; i++) {
 		const struct e4_order_tx *t = &rep->tx[i];
 
-		e4_json_obj_begin(&js, NULL);
-		e4_json_u64(&js, "tid", t->tid);
-		e4_json_u64(&js, "commit_sec", t->commit_sec);
-		e4_json_u64(&js, "commit_nsec", t->commit_nsec);
-		e4_json_u64(&js, "jblocks", t->jblocks);
-		e4_json_u64(&js, "revokes", t->revokes);
-		e4_json_u64(&js, "touched_inodes", t->touched);
-		e4_json_u64(&js, "new_alloc", t->new_alloc);
-		e4_json_u64(&js, "conversions", t->conversions);
-		e4_json_u64(&js, "new_unwritten", t->new_unwritten);
-		e4_json_u64(&js, "prior_lost", t->prior_lost);
-		e4_json_u64(&js, "not_judged", t->not_judged);
-		e4_json_u64(&js, "reused_inodes", t->reused);
-		e4_json_u64(&js, "ahead", t->ahead);
-		e4_json_u64(&js, "violations", t->violations);
-		e4_json_bool(&js, "unreadable", t->unreadable);
-		e4_json_obj_end(&js);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", t->tid);
+		e4s_json_u64(&js, "commit_sec", t->commit_sec);
+		e4s_json_u64(&js, "commit_nsec", t->commit_nsec);
+		e4s_json_u64(&js, "jblocks", t->jblocks);
+		e4s_json_u64(&js, "revokes", t->revokes);
+		e4s_json_u64(&js, "touched_inodes", t->touched);
+		e4s_json_u64(&js, "new_alloc", t->new_alloc);
+		e4s_json_u64(&js, "conversions", t->conversions);
+		e4s_json_u64(&js, "new_unwritten", t->new_unwritten);
+		e4s_json_u64(&js, "prior_lost", t->prior_lost);
+		e4s_json_u64(&js, "not_judged", t->not_judged);
+		e4s_json_u64(&js, "reused_inodes", t->reused);
+		e4s_json_u64(&js, "ahead", t->ahead);
+		e4s_json_u64(&js, "violations", t->violations);
+		e4s_json_bool(&js, "unreadable", t->unreadable);
+		e4s_json_obj_end(&js);
 	}
-	e4_json_arr_end(&js);
-	e4_json_arr_begin(&js, "findings");
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "findings");
 	for (i = 0; i < rep->nf; i++) {
 		const struct e4_order_finding *f = &rep->f[i];
 
-		e4_json_obj_begin(&js, NULL);
-		e4_json_str(&js, "kind", e4_order_kind_name(f->kind));
-		e4_json_bool(&js, "violation", f->kind < E4_ORD_NOTE_FIRST);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_str(&js, "kind", e4_order_kind_name(f->kind));
+		e4s_json_bool(&js, "violation", f->kind < E4_ORD_NOTE_FIRST);
 		if (f->has_tid)
-			e4_json_u64(&js, "tid", f->tid);
+			e4s_json_u64(&js, "tid", f->tid);
 		else
-			e4_json_null(&js, "tid");
-		e4_json_u64(&js, "ino", f->ino);
+			e4s_json_null(&js, "tid");
+		e4s_json_u64(&js, "ino", f->ino);
 		if (f->path)
-			e4_json_str(&js, "path", f->path);
+			e4s_json_str(&js, "path", f->path);
 		else
-			e4_json_null(&js, "path");
-		e4_json_u64(&js, "lblk", f->lblk);
-		e4_json_u64(&js, "pblk", f->pblk);
-		e4_json_u64(&js, "len", f->len);
-		e4_json_bool(&js, "conversion", f->conversion);
-		e4_json_bool(&js, "prior_lost", f->prior_lost);
-		e4_json_bool(&js, "unwritten", f->unwritten);
-		e4_json_bool(&js, "metadata", f->metadata);
+			e4s_json_null(&js, "path");
+		e4s_json_u64(&js, "lblk", f->lblk);
+		e4s_json_u64(&js, "pblk", f->pblk);
+		e4s_json_u64(&js, "len", f->len);
+		e4s_json_bool(&js, "conversion", f->conversion);
+		e4s_json_bool(&js, "prior_lost", f->prior_lost);
+		e4s_json_bool(&js, "unwritten", f->unwritten);
+		e4s_json_bool(&js, "metadata", f->metadata);
 		if (f->kind == E4_ORD_INODE_REUSED) {
-			e4_json_u64(&js, "old_gen", f->old_gen);
-			e4_json_u64(&js, "new_gen", f->new_gen);
+			e4s_json_u64(&js, "old_gen", f->old_gen);
+			e4s_json_u64(&js, "new_gen", f->new_gen);
 			if (f->old_path)
-				e4_json_str(&js, "old_path", f->old_path);
+				e4s_json_str(&js, "old_path", f->old_path);
 			else
-				e4_json_null(&js, "old_path");
+				e4s_json_null(&js, "old_path");
 		}
 		if (f->kind == E4_ORD_NOT_JUDGED)
-			e4_json_u64(&js, "supplied_by_tid", f->evid_tid);
-		e4_json_str(&js, "evidence", evid_name(f->evidence));
+			e4s_json_u64(&js, "supplied_by_tid", f->evid_tid);
+		e4s_json_str(&js, "evidence", evid_name(f->evidence));
 		if (f->evidence == E4_EVID_JOURNAL)
-			e4_json_u64(&js, "evidence_tid", f->evid_tid);
-		e4_json_u64(&js, "stale_units", f->stale_units);
-		e4_json_u64(&js, "units", f->units);
+			e4s_json_u64(&js, "evidence_tid", f->evid_tid);
+		e4s_json_u64(&js, "stale_units", f->stale_units);
+		e4s_json_u64(&js, "units", f->units);
 		if (f->kind == E4_ORD_DOUBLE_MAPPED) {
-			e4_json_u64(&js, "other_ino", f->other_ino);
-			e4_json_u64(&js, "other_lblk", f->other_lblk);
+			e4s_json_u64(&js, "other_ino", f->other_ino);
+			e4s_json_u64(&js, "other_lblk", f->other_lblk);
 		}
-		e4_json_obj_end(&js);
+		e4s_json_obj_end(&js);
 	}
-	e4_json_arr_end(&js);
-	e4_json_u64(&js, "journal_bad_tags", count_bad_tags(scan, rep->ntx));
-	e4_json_arr_begin(&js, "journal_findings");
+	e4s_json_arr_end(&js);
+	e4s_json_u64(&js, "journal_bad_tags", count_bad_tags(scan, rep->ntx));
+	e4s_json_arr_begin(&js, "journal_findings");
 	for (i = 0; i < rep->ntx && i < scan->ncommitted; i++) {
 		const struct e4_jtrans *t = &scan->trans[i];
 		size_t k;
@@ -397,203 +360,51 @@ void e4replay_order_print_json(const char *image,
 		for (k = 0; k < t->ntags; k++) {
 			if (!bad_tag(&t->tags[k]))
 				continue;
-			e4_json_obj_begin(&js, NULL);
-			e4_json_u64(&js, "tid", t->tid);
-			e4_json_u64(&js, "fsblk", t->tags[k].fsblk);
-			e4_json_u64(&js, "jblk", t->tags[k].jblk);
-			e4_json_str(&js, "fate",
+			e4s_json_obj_begin(&js, NULL);
+			e4s_json_u64(&js, "tid", t->tid);
+			e4s_json_u64(&js, "fsblk", t->tags[k].fsblk);
+			e4s_json_u64(&js, "jblk", t->tags[k].jblk);
+			e4s_json_str(&js, "fate",
 				    e4_tag_fate_name(t->tags[k].fate));
-			e4_json_obj_end(&js);
+			e4s_json_obj_end(&js);
 		}
 	}
-	e4_json_arr_end(&js);
-	e4_json_arr_begin(&js, "warnings");
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "warnings");
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
-		e4_json_str(&js, NULL, rep->warnings[i]);
-	e4_json_arr_end(&js);
-	e4_json_obj_end(&js);
-	e4_json_finish(&js);
+		e4s_json_str(&js, NULL, rep->warnings[i]);
+	e4s_json_arr_end(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
 }
 
-/* The e4replay command line that replays after the check. */
-static char **replay_argv(char **argv, const char *output, int json,
-			  int has_upto, const char *upto, const char *jdev,
-			  const char *image, int *n)
+int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
+		  const struct e4_plan *plan, const char *image)
 {
-	static char *rv[12];
-	int i = 0;
-
-	rv[i++] = argv[0];
-	if (json)
-		rv[i++] = (char *)"--json";
-	if (has_upto) {
-		rv[i++] = (char *)"--upto";
-		rv[i++] = (char *)upto;
-	}
-	if (jdev) {
-		rv[i++] = (char *)"-j";
-		rv[i++] = (char *)jdev;
-	}
-	if (output) {
-		rv[i++] = (char *)"-o";
-		rv[i++] = (char *)output;
-	}
-	rv[i++] = (char *)image;
-	rv[i] = NULL;
-	*n = i;
-	return rv;
-}
-
-int e4replay_order_main(int argc, char **argv, int *rargc, char ***rargv)
-{
-	static const struct option longopts[] = {
-		{ "check-order", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "upto", required_argument, NULL, 'U' },
-		{ "data-mode", required_argument, NULL, 'D' },
-		{ "outside", required_argument, NULL, 'X' },
-		{ "stamped", required_argument, NULL, 'S' },
-		{ "replay", no_argument, NULL, 'R' },
-		{ "list-mappings", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct e4_order_opts o;
+	const struct e4_jscan *scan = plan->scan;
 	struct e4_order_report *rep = NULL;
-	struct e4_jscan *scan = NULL;
-	struct e4_plan *plan = NULL;
-	e4_journal_t j = NULL;
-	ext2_filsys fs = NULL;
-	const char *output = NULL, *jdev = NULL, *image, *upto_arg = NULL;
-	int c, json = 0, in_place = 0, rc = 0;
-	unsigned long v;
-	char *end;
 	errcode_t retval;
+	int rc = 0;
 
-	*rargc = 0;
-	memset(&o, 0, sizeof(o));
-	o.outside = -1;
-	o.stamped = -1;
-	add_error_table(&et_e4_error_table);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:j:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			break;
-		case 'J':
-			json = 1;
-			break;
-		case 'U':
-			v = strtoul(optarg, &end, 0);
-			if (!*optarg || *end || v > 0xffffffffUL) {
-				fprintf(stderr, "%s: invalid tid '%s'\n", prog,
-					optarg);
-				return usage();
-			}
-			o.has_upto = 1;
-			o.upto = (uint32_t)v;
-			upto_arg = optarg;
-			break;
-		case 'D':
-			if (!strcmp(optarg, "auto"))
-				o.data_mode = E4_DATA_AUTO;
-			else if (!strcmp(optarg, "ordered"))
-				o.data_mode = E4_DATA_ORDERED;
-			else if (!strcmp(optarg, "journal"))
-				o.data_mode = E4_DATA_JOURNAL;
-			else if (!strcmp(optarg, "writeback"))
-				o.data_mode = E4_DATA_WRITEBACK;
-			else {
-				fprintf(stderr, "%s: invalid --data-mode '%s' "
-					"(auto, ordered, journal or "
-					"writeback)\n", prog, optarg);
-				return 16;
-			}
-			break;
-		case 'X':
-		case 'S':
-			if (tri(optarg) < -1) {
-				fprintf(stderr, "%s: invalid --%s '%s' (auto, "
-					"yes or no)\n", prog, c == 'X' ?
-					"outside" : "stamped", optarg);
-				return 16;
-			}
-			if (c == 'X')
-				o.outside = tri(optarg);
-			else
-				o.stamped = tri(optarg);
-			break;
-		case 'L':
-			o.list_mappings = 1;
-			break;
-		case 'R':
-			in_place = 1;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'j':
-			jdev = optarg;
-			break;
-		default:
-			return usage();
-		}
-	}
-	if (optind != argc - 1 || (output && in_place))
-		return usage();
-	image = argv[optind];
-
-	retval = e4_tool_open_fs(prog, image, E4_OPEN_IGNORE_CSUM |
-				 E4_OPEN_FORCE, NULL, &fs);
-	if (retval)
-		return 8;
-	retval = e4_journal_open(fs, jdev, 0, &j);
-	if (retval) {
-		com_err(prog, retval, "while opening the journal of %s",
-			image);
-		rc = 8;
-		goto out;
-	}
-	retval = e4_journal_scan(j, 0, 0, &scan);
-	if (retval) {
-		com_err(prog, retval, "while scanning the journal of %s",
-			image);
-		rc = 8;
-		goto out;
-	}
-	/* The plan sets the fates replay gives each tag (corrupt tags count
-	 * too); the check reads its states. */
-	retval = e4_plan_build(j, scan, &plan);
-	if (!retval)
-		retval = e4_order_check(fs, plan, &o, &rep);
+	retval = e4_order_check(fs, plan, &r->order, &rep);
 	if (retval) {
 		com_err(prog, retval, "while checking the ordering of %s",
 			image);
-		rc = retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
-		goto out;
+		return retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
 	}
+	/* The fates plain replay gives each tag (the plan's): corrupt tags
+	 * count too. */
 	if (count_bad_tags(scan, rep->ntx))
 		rc |= 4;
-	if (json)
-		e4replay_order_print_json(image, scan, rep);
+	if (r->json)
+		e4s_order_print_json(image, scan, rep);
 	else
-		e4replay_order_print_text(image, scan, rep);
+		e4s_order_print_text(image, scan, rep);
 	if (rep->violations || rep->journal_corrupt || scan->corrupt)
 		rc |= 4;
 	if (rep->kernel_refuses)	/* as plain e4replay: nothing replays */
 		rc = 12;
 	fflush(stdout);
-	if (output || in_place) {
-		*rargv = replay_argv(argv, output, json, o.has_upto, upto_arg,
-				     jdev, image, rargc);
-		optind = 1;
-	}
-out:
 	e4_order_report_free(rep);
-	e4_plan_free(plan);
-	e4_jscan_free(scan);
-	e4_journal_close(j);
-	if (fs)
-		ext2fs_close_free(&fs);
 	return rc;
 }
