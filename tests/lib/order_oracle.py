@@ -3,7 +3,9 @@
 # --list-mappings` built from e2fsprogs tools only (debugfs, e2fsck,
 # dumpe2fs; plain byte writes), for tests/o_oracle*.
 #
-# Usage: order_oracle.py E4REPLAY IMAGE [JDEV]
+# Usage: order_oracle.py E4REPLAY IMAGE [JDEV|"" [FIRST LAST]]
+#   FIRST..LAST: compare T_FIRST..T_LAST only (1-based positions in the
+#   log; default all), so a long log can be split over several tests.
 #
 # For each committed transaction T_k of IMAGE's journal (debugfs logdump),
 # the state S_k is made on a copy: the log is cut after T_k by zeroing the
@@ -47,6 +49,7 @@
 # exits 1.  Output: one line per tid with differences, then a summary line
 #   oracle: NAME: N states, M oracle mappings, E e4replay mappings,
 #           D differences (R1 a, R2 b, R3 c, R4 d), U unexplained
+import atexit
 import json
 import os
 import re
@@ -59,7 +62,19 @@ import tempfile
 E4REPLAY, IMAGE = sys.argv[1], sys.argv[2]
 JDEV = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 NAME = os.path.basename(IMAGE).rsplit(".img", 1)[0]
-W = tempfile.mkdtemp(prefix="oracle.", dir=os.environ.get("T", None))
+# the cut states live in memory when there is room (e2fsck's syncs are
+# free there), else in the test's directory
+_shm = "/dev/shm"
+_room = 0
+try:
+    _st = os.statvfs(_shm)
+    _room = _st.f_bavail * _st.f_frsize
+except OSError:
+    pass
+W = tempfile.mkdtemp(prefix="oracle.", dir=_shm if _room > 4 * (
+    os.path.getsize(IMAGE) + (os.path.getsize(JDEV) if JDEV else 0))
+    else os.environ.get("T", None))
+atexit.register(shutil.rmtree, W, True)
 
 
 def run(cmd, ok=(0,), stdin=None):
@@ -299,14 +314,20 @@ for (t, ino, l, u), (p, lost, _) in emap.items():
         e_lost_at.setdefault((ino, l, p, u), []).append(t)
 
 # ---- compare -----------------------------------------------------------------
+FIRST = int(sys.argv[4]) if len(sys.argv) > 5 else 1
+LAST = int(sys.argv[5]) if len(sys.argv) > 5 else len(tids)
+if not 1 <= FIRST <= LAST <= len(tids):
+    sys.exit("oracle: %s: range %d..%d outside 1..%d" % (
+        NAME, FIRST, LAST, len(tids)))
 last = make_state(len(tids))
 ever = {i for i, v in last.items() if v[4]}
-prev = make_state(0, ever)
+prev = make_state(FIRST - 1, ever)
 ever |= {i for i, v in prev.items() if v[4]}
-n_or = 0
+n_or = ne = 0
 counts = {"R1": 0, "R2": 0, "R3": 0, "R4": 0}
 unexplained = []
-for ki, t in enumerate(tids, 1):
+for ki in range(FIRST, LAST + 1):
+    t = tids[ki - 1]
     curs = last if ki == len(tids) else make_state(ki, ever)
     ever |= {i for i, v in curs.items() if v[4]}
     onew = {}
@@ -335,6 +356,7 @@ for ki, t in enumerate(tids, 1):
 
     ekeys = {(ino, l, u): v for (tt, ino, l, u), v in emap.items()
              if tt == t}
+    ne += len(ekeys)
     for key in sorted(set(onew) | set(ekeys)):
         ino, l, u = key
         o, e = onew.get(key), ekeys.get(key)
@@ -365,13 +387,13 @@ for u in unexplained[:40]:
     print("oracle: %s: UNEXPLAINED tid %d inode %d lblk %d unwritten %s: "
           "oracle %s, e4replay %s (pblk, prior_lost, conversion)" % (
               (NAME,) + u))
-ne = len(emap)
 print("oracle: %s: %d states, %d oracle mappings, %d e4replay mappings, "
       "%d differences (R1 %d, R2 %d, R3 %d, R4 %d), %d unexplained%s" % (
-          NAME, len(tids) + 1, n_or, ne,
+          NAME + ("" if (FIRST, LAST) == (1, len(tids)) else
+                  " tids %d..%d" % (tids[FIRST - 1], tids[LAST - 1])),
+          LAST - FIRST + 2, n_or, ne,
           sum(counts.values()) + len(unexplained), counts["R1"], counts["R2"],
           counts["R3"], counts["R4"], len(unexplained),
           "; live log from the journal's first transaction" if from_start
           else ""))
-shutil.rmtree(W, ignore_errors=True)
 sys.exit(1 if unexplained else 0)
