@@ -82,8 +82,10 @@ errcode_t ord_check_fc(struct ctx *c, struct state *prev)
 	memset(&none, 0, sizeof(none));
 	if (!retval)
 		retval = ord_cross_checks(c, &none, tx, pend_from);
-	if (!retval && tx->violations)
-		ord_resolve_paths(c, cur.fs, c->tx_first_f);
+	if (!retval) {
+		ord_resolve_paths(c, cur.fs, c->tx_first_f, 0);
+		ord_resolve_paths(c, prev->fs, c->tx_first_f, 1);
+	}
 	if (!retval)
 		retval = ord_merge_pending(c);
 out:
