@@ -293,7 +293,19 @@ static int ino_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static errcode_t add_touched(struct ctx *c, ext2_ino_t ino)
+/* Sort c->touched and drop its duplicates. */
+void ord_sort_touched(struct ctx *c)
+{
+	size_t i, n;
+
+	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
+	for (i = 0, n = 0; i < c->ntouched; i++)
+		if (!n || c->touched[n - 1] != c->touched[i])
+			c->touched[n++] = c->touched[i];
+	c->ntouched = n;
+}
+
+errcode_t ord_add_touched(struct ctx *c, ext2_ino_t ino)
 {
 	errcode_t retval;
 
@@ -304,20 +316,45 @@ static errcode_t add_touched(struct ctx *c, ext2_ino_t ino)
 	return retval;
 }
 
-/* Process one touched inode of Tk. */
-static errcode_t do_inode(struct ctx *c, struct state *prev,
-			  struct state *cur, struct e4_order_tx *tx,
-			  ext2_ino_t ino, struct imap *a, struct imap *p,
-			  blk64_t *cand, size_t ncand, int *explained)
+/* Inode @ino live in S_(k-1) and S_k with another i_generation: a reuse
+ * note (paths resolved with the tx's findings); @lost: S_(k-1)'s copy was
+ * read through an unknown block (the old identity may be older). */
+static errcode_t note_reuse(struct ctx *c, struct e4_order_tx *tx,
+			    ext2_ino_t ino, uint32_t old_gen, uint32_t new_gen,
+			    int lost)
+{
+	struct e4_order_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = E4_ORD_INODE_REUSED;
+	f.has_tid = 1;
+	f.tid = tx->tid;
+	f.ino = ino;
+	f.old_gen = old_gen;
+	f.new_gen = new_gen;
+	f.prior_lost = lost;
+	tx->reused++;
+	return ord_add_finding(c, &f);
+}
+
+/* Process one touched inode of Tk.  Identity is (ino, i_generation). */
+errcode_t ord_do_inode(struct ctx *c, struct state *prev,
+		       struct state *cur, struct e4_order_tx *tx,
+		       ext2_ino_t ino, struct imap *a, struct imap *p,
+		       blk64_t *cand, size_t ncand, int *explained)
 {
 	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
-	int regular, exempt;
+	int regular, exempt, metadata;
+	uint32_t gen;
 	size_t i;
 	errcode_t retval;
 
 	if (!ord_ino_checked(cur->fs, ino) || !read_live(c, cur, ino))
 		return 0;
 	regular = LINUX_S_ISREG(inode->i_mode);
+	metadata = LINUX_S_ISDIR(inode->i_mode) ||
+		LINUX_S_ISLNK(inode->i_mode);
+	gen = inode->i_generation;
 	exempt = ino_exempt(cur->fs, ino, inode);
 	if (ord_get_map(c, cur, ino, inode, a))
 		return 0;	/* unreadable in S_k: nothing to diff */
@@ -329,20 +366,34 @@ static errcode_t do_inode(struct ctx *c, struct state *prev,
 				  cand] = 1;
 	p->n = p->ntree = 0;
 	if (read_live(c, prev, ino)) {
-		if (ord_get_map(c, prev, ino, inode, p)) {
+		if (inode->i_generation != gen) {
+			/* another file: all its mappings are new in Tk */
+			retval = note_reuse(c, tx, ino, inode->i_generation,
+					    gen, ord_get_map(c, prev, ino,
+							     inode, p) ?
+					    1 : p->lost);
+			if (retval)
+				return retval;
+			p->n = p->ntree = 0;
+			p->lost = 0;
+		} else if (ord_get_map(c, prev, ino, inode, p)) {
 			p->n = 0;
 			p->lost = 1;
 		}
 	} else {
 		blk64_t itb = ord_itable_block_of(prev->fs, ino);
+		ext2_ino_t ipg = prev->fs->super->s_inodes_per_group;
 
-		p->lost = !e4_state_lookup(&prev->map, itb) &&
-			ord_is_ahead(c, itb);
+		/* free in S_(k-1), or its inode or bitmap block unknown */
+		p->lost = ord_is_unknown(c, prev, itb) ||
+			ord_is_unknown(c, prev,
+				       ext2fs_inode_bitmap_loc(prev->fs,
+							(ino - 1) / ipg));
 	}
 	retval = ord_add_pruns(c, ino, regular && !exempt, a);
 	if (retval)
 		return retval;
-	return ord_diff_inode(c, cur, tx, ino, a, p);
+	return ord_diff_inode(c, cur, tx, ino, metadata, a, p);
 }
 
 /* Live inodes of @st outside c->touched whose tree holds a block of
@@ -387,7 +438,7 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 			hit = in_sorted(left, nleft, a->tree[i]);
 		if (!hit)
 			continue;
-		retval = do_inode(c, prev, cur, tx, ino, a, p, left, nleft,
+		retval = ord_do_inode(c, prev, cur, tx, ino, a, p, left, nleft,
 				  expl);
 		if (retval)
 			break;
@@ -432,7 +483,7 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		if (first) {
 			for (x = 0; x < ipb && !retval; x++)
 				if (first + x <= cur->fs->super->s_inodes_count)
-					retval = add_touched(c, first + x);
+					retval = ord_add_touched(c, first + x);
 			continue;
 		}
 		if (!ord_is_meta(c, b))
@@ -445,16 +496,12 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		if (!nleft || cand[nleft - 1] != cand[i])
 			cand[nleft++] = cand[i];
 	ncand = nleft;
-	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
-	for (i = 0, nleft = 0; i < c->ntouched; i++)
-		if (!nleft || c->touched[nleft - 1] != c->touched[i])
-			c->touched[nleft++] = c->touched[i];
-	c->ntouched = nleft;
+	ord_sort_touched(c);
 	retval = ext2fs_get_memzero((ncand + 1) * sizeof(int), &expl);
 	if (retval)
 		goto out;
 	for (i = 0; i < c->ntouched && !retval; i++)
-		retval = do_inode(c, prev, cur, tx, c->touched[i], &a, &p,
+		retval = ord_do_inode(c, prev, cur, tx, c->touched[i], &a, &p,
 				  cand, ncand, expl);
 	if (retval)
 		goto out;
@@ -480,8 +527,10 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		retval = find_owners(c, prev, cur, tx, left, nleft, &a, &p);
 	if (!retval)
 		retval = ord_cross_checks(c, tr, tx, pend_from);
-	if (!retval && tx->violations)
-		ord_resolve_paths(c, cur->fs, c->tx_first_f);
+	if (!retval) {
+		ord_resolve_paths(c, cur->fs, c->tx_first_f, 0);
+		ord_resolve_paths(c, prev->fs, c->tx_first_f, 1);
+	}
 out:
 	ord_imap_free(&a);
 	ord_imap_free(&p);
@@ -509,6 +558,8 @@ static void ctx_free(struct ctx *c)
 {
 	ext2fs_free_mem(&c->meta);
 	ext2fs_free_mem(&c->ahead);
+	ext2fs_free_mem(&c->flog);
+	ext2fs_free_mem(&c->dfr);
 	ext2fs_free_mem(&c->seen);
 	ext2fs_free_mem(&c->pend);
 	ext2fs_free_mem(&c->pr);
@@ -530,6 +581,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	size_t n, k;
 	errcode_t retval;
 	unsigned int defm;
+	int fc_check;
 
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
@@ -567,11 +619,13 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		}
 	}
 	rep->journal_corrupt = scan->corrupt;
-	if (j->jsb.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
-		rep->fc_blocks = e4_jsb_fc_blocks(j->sb);
-		ord_warn(rep, "fast-commit area (%u blocks, %u holding tags) not "
-		     "checked", rep->fc_blocks, scan->fc_blocks_used);
-	}
+	/* fast commits (fc.c): checked after T_n when T_n is the last */
+	fc_check = scan->fc && scan->fc->nreplay && !scan->fail &&
+		n == plan->ntx && !scan->fc->fail;
+	if (scan->fc && scan->fc->fail)
+		ord_warn(rep, "the kernel's recovery fails in the fast-commit "
+		     "area (%s): its fast commits are not checked",
+				 error_message(scan->fc->fail));
 	if (scan->fail)
 		ord_warn(rep, "the kernel's recovery of this journal fails (%s): "
 		     "it replays nothing", error_message(scan->fail));
@@ -599,13 +653,24 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	c.mode_explicit = rep->data_mode == E4_DATA_ORDERED ||
 		rep->data_mode == E4_DATA_WRITEBACK;
 
+	rep->log_from_start = opts->image_is_s0 ||
+		(scan->start_tid <= 2 && scan->start_jblk == scan->log_first);
+	/* a failing fast-commit scan fails the whole recovery before
+	 * PASS_REPLAY (fs/jbd2/recovery.c do_one_pass(): fc_do_one_pass()
+	 * in PASS_SCAN) */
+	rep->kernel_refuses = scan->fail != 0 ||
+		(scan->fc && scan->fc->fail);
+	rep->upto = opts->has_upto && n < plan->ntx;
 	retval = build_meta(&c);
 	if (!retval)
 		retval = ord_find_ahead(&c);
+	if (!retval)
+		retval = ord_build_flog(&c);
 	if (retval)
 		goto out;
-	if (n) {
-		retval = ext2fs_get_array(n, sizeof(*rep->tx), &rep->tx);
+	if (n + fc_check) {
+		retval = ext2fs_get_array(n + fc_check, sizeof(*rep->tx),
+					  &rep->tx);
 		if (retval)
 			goto out;
 	}
@@ -641,7 +706,10 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			     "checked", tr->tid, error_message(err));
 			continue;
 		}
-		retval = check_tx(&c, prev, cur, tr, tx);
+		rep->last_tid = tr->tid;
+		retval = ord_judge_deferred(&c, cur);
+		if (!retval)
+			retval = check_tx(&c, prev, cur, tr, tx);
 		if (!retval)
 			retval = ord_merge_pending(&c);
 		if (!retval)
@@ -653,16 +721,46 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		prev = cur;
 		cur = tmp;
 	}
+	if (fc_check) {
+		retval = ord_check_fc(&c, prev);
+		if (retval)
+			goto out;
+	}
 	if (rep->data_mode == E4_DATA_AUTO)
 		rep->data_mode = c.data_journaled ? E4_DATA_JOURNAL :
 			E4_DATA_ORDERED;
 	if (rep->data_mode_src == E4_DMSRC_ASSUMED && c.data_journaled)
 		rep->data_mode_src = E4_DMSRC_INFERRED;
 
+	/* --upto: content supplied only after the last checked state */
+	for (k = 0; k < c.ndfr && !retval; k++) {
+		struct e4_order_finding f;
+
+		memset(&f, 0, sizeof(f));
+		f.kind = E4_ORD_NOT_JUDGED;
+		f.has_tid = 1;
+		f.tid = c.dfr[k].tid;
+		f.ino = c.dfr[k].ino;
+		f.lblk = c.dfr[k].lblk;
+		f.pblk = c.dfr[k].pblk;
+		f.len = 1;
+		f.conversion = c.dfr[k].conversion;
+		f.prior_lost = c.dfr[k].prior_lost;
+		f.metadata = c.dfr[k].metadata;
+		f.evid_tid = scan->trans[c.dfr[k].known - 1].tid;
+		c.tx_first_f = 0;
+		retval = ord_add_finding(&c, &f);
+	}
+	if (retval)
+		goto out;
+	if (c.ndfr)
+		ord_resolve_paths(&c, prev->fs, rep->nf - c.ndfr, 0);
 	if (opts->outside > 0 || (opts->outside < 0 && rep->stamped))
 		retval = ord_check_outside(&c, prev);
 	if (!retval)
 		retval = states_io_error(slot);
+	if (!retval)
+		retval = ord_sort_findings(&c);
 out:
 	state_free(&slot[0]);
 	state_free(&slot[1]);

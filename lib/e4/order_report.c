@@ -1,7 +1,8 @@
 /*
  * order_report.c --- the ordering check's report: findings (merged into
- * runs, counted per transaction), warnings, the paths of the inodes of
- * violations, and names of kinds and data modes.
+ * runs, counted per transaction, sorted by tid), warnings, the paths of
+ * the inodes of violations and notes (both identities of a reused inode),
+ * and names of kinds and data modes.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -18,7 +19,9 @@
 static const char *kind_names[E4_ORD_NKINDS] = {
 	"stale", "outside-fs", "into-metadata", "double-mapped",
 	"free-in-bitmap", "data-journaled", "stale-outside-window",
+	"stale-metadata",
 	"unverified", "suspect-zero", "mapping", "stale-permitted",
+	"inode-reused", "not-judged",
 };
 
 const char *e4_order_kind_name(int kind)
@@ -45,6 +48,16 @@ void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
 	e4_vadd_warning(rep->warnings[0], sizeof(rep->warnings[0]), 8,
 			&rep->nwarnings, fmt, ap);
 	va_end(ap);
+}
+
+struct e4_order_tx *ord_rep_tx(struct ctx *c, uint32_t tid)
+{
+	size_t i;
+
+	for (i = c->rep->ntx; i > 0; i--)
+		if (c->rep->tx[i - 1].tid == tid)
+			return &c->rep->tx[i - 1];
+	return &c->rep->tx[c->rep->ntx - 1];
 }
 
 errcode_t ord_add_finding(struct ctx *c,
@@ -74,6 +87,8 @@ errcode_t ord_add_finding(struct ctx *c,
 		    p->tid == f->tid && p->ino == f->ino &&
 		    p->prior_lost == f->prior_lost &&
 		    p->conversion == f->conversion &&
+		    p->unwritten == f->unwritten &&
+		    p->metadata == f->metadata &&
 		    p->evidence == f->evidence &&
 		    p->evid_tid == f->evid_tid &&
 		    p->other_ino == f->other_ino &&
@@ -98,31 +113,100 @@ errcode_t ord_add_finding(struct ctx *c,
 count:
 	if (f->kind < E4_ORD_NOTE_FIRST) {
 		rep->violation_blocks += f->len;
-		if (f->has_tid && rep->ntx &&
-		    rep->tx[rep->ntx - 1].tid == f->tid)
-			rep->tx[rep->ntx - 1].violations += f->len;
+		if (f->has_tid && rep->ntx)
+			ord_rep_tx(c, f->tid)->violations += f->len;
 	}
 	return 0;
 }
 
+/* Findings that get a path: violations, reuse, not-judged and writeback
+ * notes. */
+static int wants_path(const struct e4_order_finding *f, int old)
+{
+	if (old)
+		return f->kind == E4_ORD_INODE_REUSED && !f->old_path;
+	return !f->path && (f->kind < E4_ORD_NOTE_FIRST ||
+			    f->kind == E4_ORD_INODE_REUSED ||
+			    f->kind == E4_ORD_NOT_JUDGED ||
+			    f->kind == E4_ORD_STALE_PERMITTED);
+}
+
 /* Name the inodes of findings[from..) in @fs (one pass over directories). */
-void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from)
+void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from, int old)
 {
 	struct e4_path_req *req = NULL;
 	size_t i, n = 0;
-	int need = 0;
 
 	for (i = from; i < c->rep->nf; i++)
-		if (c->rep->f[i].kind < E4_ORD_NOTE_FIRST)
-			need = 1;
-	if (!need || ext2fs_get_array(c->rep->nf - from, sizeof(*req), &req))
+		n += wants_path(&c->rep->f[i], old);
+	if (!n || ext2fs_get_array(n, sizeof(*req), &req))
 		return;
-	for (i = from; i < c->rep->nf; i++) {
-		req[n].ino = c->rep->f[i].ino;
-		req[n++].path = &c->rep->f[i].path;
+	for (i = from, n = 0; i < c->rep->nf; i++) {
+		struct e4_order_finding *f = &c->rep->f[i];
+
+		if (!wants_path(f, old))
+			continue;
+		req[n].ino = f->ino;
+		req[n++].path = old ? &f->old_path : &f->path;
 	}
 	e4_resolve_paths(fs, req, n);
 	ext2fs_free_mem(&req);
+}
+
+struct fkey {
+	size_t	cls, pos, idx;
+};
+
+static int fkey_cmp(const void *a, const void *b)
+{
+	const struct fkey *x = a, *y = b;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Findings in log order of their tid, stably (deferred judgements are
+ * made after their own tid); those outside the window last. */
+errcode_t ord_sort_findings(struct ctx *c)
+{
+	struct e4_order_report *rep = c->rep;
+	struct e4_order_finding *f;
+	struct fkey *k;
+	size_t i, t = 0;
+	errcode_t retval;
+
+	if (rep->nf < 2)
+		return 0;
+	retval = ext2fs_get_array(rep->nf, sizeof(*k), &k);
+	if (retval)
+		return retval;
+	retval = ext2fs_get_array(rep->nf, sizeof(*f), &f);
+	if (retval) {
+		ext2fs_free_mem(&k);
+		return retval;
+	}
+	for (i = 0; i < rep->nf; i++) {
+		k[i].idx = i;
+		k[i].cls = !rep->f[i].has_tid;
+		k[i].pos = 0;
+		if (!rep->f[i].has_tid)
+			continue;
+		if (t >= rep->ntx || rep->tx[t].tid != rep->f[i].tid)
+			for (t = 0; t < rep->ntx &&
+			     rep->tx[t].tid != rep->f[i].tid; t++)
+				;
+		k[i].pos = t;
+	}
+	xsort(k, rep->nf, sizeof(*k), fkey_cmp);
+	for (i = 0; i < rep->nf; i++)
+		f[i] = rep->f[k[i].idx];
+	memcpy(rep->f, f, rep->nf * sizeof(*f));
+	ext2fs_free_mem(&f);
+	ext2fs_free_mem(&k);
+	return 0;
 }
 
 void e4_order_report_free(struct e4_order_report *rep)
@@ -131,8 +215,10 @@ void e4_order_report_free(struct e4_order_report *rep)
 
 	if (!rep)
 		return;
-	for (i = 0; i < rep->nf; i++)
+	for (i = 0; i < rep->nf; i++) {
 		ext2fs_free_mem(&rep->f[i].path);
+		ext2fs_free_mem(&rep->f[i].old_path);
+	}
 	ext2fs_free_mem(&rep->f);
 	ext2fs_free_mem(&rep->tx);
 	ext2fs_free_mem(&rep);

@@ -748,6 +748,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	oo.stamped = 0;
 	oo.outside = 0;
 	oo.list_mappings = 1;
+	oo.image_is_s0 = 1;	/* prev is S_(k-1) itself */
 	retval = e4_order_check(prev.rp.fs, oplan, &oo, &orep);
 	if (retval)
 		goto out;
@@ -765,7 +766,10 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 		uint32_t gen = 0;
 		blk64_t b;
 
-		if (m->kind != E4_ORD_MAPPING || m->tid != tid)
+		/* New initialized mappings of T (not the new unwritten
+		 * ones, nor directory and symlink blocks). */
+		if (m->kind != E4_ORD_MAPPING || m->tid != tid ||
+		    m->unwritten || m->metadata)
 			continue;
 		if (!live_regular(c, cur.rp.fs, m->ino, &gen))
 			continue;

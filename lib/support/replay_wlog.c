@@ -334,10 +334,11 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	} else {
 		rc = e4s_replay_scan(prog, &r, j, &scan, &plan);
 		if (!rc) {
-			e4s_replay_decide(prog, &r, fs, scan, &run);
+			e4s_replay_decide(prog, &r, fs, plan, scan, &run);
 			rc = e4s_replay_run(prog, &r, fs, plan, &run);
 		}
 	}
+	e4s_fc_cleanup(&run);	/* a refusal before e4s_replay_run() */
 	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	if (j)
