@@ -397,7 +397,7 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 		if (stat(t[a].path, &t[a].st) == 0) {
 			t[a].exists = 1;
 		} else if (errno != ENOENT) {
-			if (!(t[a].flags & E4S_CREATE))
+			if (!(t[a].flags & E4S_T_CREATE))
 				continue;	/* opened later: reported there */
 			retval = errno;
 			com_err(prog, retval, "while checking %s %s; nothing "
@@ -427,7 +427,7 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 		if (!t[a].path)
 			continue;
 		if (!t[a].exists) {
-			if (!(f & E4S_CREATE))
+			if (!(f & E4S_T_CREATE))
 				continue;
 			split_dir(t[a].path, dir, sizeof(dir));
 			if (access(dir, W_OK | X_OK) < 0) {
@@ -439,17 +439,17 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 			}
 			continue;
 		}
-		if (!(f & E4S_ANY) && !((f & E4S_REG) && S_ISREG(m)) &&
-		    !((f & E4S_BLK) && S_ISBLK(m))) {
+		if (!(f & E4S_T_ANY) && !((f & E4S_T_REG) && S_ISREG(m)) &&
+		    !((f & E4S_T_BLK) && S_ISBLK(m))) {
 			fprintf(stderr, "%s: %s %s is not %s; nothing done\n",
 				prog, t[a].what, t[a].path,
-				(f & E4S_BLK) && (f & E4S_REG) ?
+				(f & E4S_T_BLK) && (f & E4S_T_REG) ?
 				"a regular file or a block device" :
-				(f & E4S_BLK) ? "a block device" :
+				(f & E4S_T_BLK) ? "a block device" :
 				"a regular file");
 			return EINVAL;
 		}
-		if ((f & E4S_UNDO) && S_ISREG(m)) {
+		if ((f & E4S_T_UNDO) && S_ISREG(m)) {
 			int u = e4s_is_undo_file(t[a].path);
 
 			if (u < 0) {
@@ -479,7 +479,7 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 	for (a = 0; a < n; a++) {
 		if (!t[a].path || !t[a].exists)
 			continue;
-		if (!(t[a].flags & E4S_WRITE)) {
+		if (!(t[a].flags & E4S_T_WRITE)) {
 			e4s_warn_mounted(prog, t[a].path);
 			continue;
 		}
@@ -508,7 +508,7 @@ errcode_t e4s_check_write(const char *prog, const char *what,
 {
 	struct e4s_target t = {
 		.what = what, .path = path,
-		.flags = E4S_WRITE | E4S_ANY,
+		.flags = E4S_T_WRITE | E4S_T_ANY,
 	};
 	errcode_t retval;
 
@@ -520,7 +520,7 @@ errcode_t e4s_check_write(const char *prog, const char *what,
 int e4s_warn_mounted(const char *prog, const char *path)
 {
 	struct e4s_target t = {
-		.what = "", .path = path, .flags = E4S_WRITE | E4S_ANY,
+		.what = "", .path = path, .flags = E4S_T_WRITE | E4S_T_ANY,
 	};
 	char why[512], mtpt[4096];
 	int mf = 0, busy = 0;

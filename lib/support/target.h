@@ -18,15 +18,15 @@
 /* ---- checking targets (target.c) ---- */
 
 /* Flags of struct e4s_target. */
-#define E4S_WRITE	0x01	/* the run writes it: refuse it mounted or
+#define E4S_T_WRITE	0x01	/* the run writes it: refuse it mounted or
 				 * held by the kernel */
-#define E4S_CREATE	0x02	/* may be absent: the run creates it (its
+#define E4S_T_CREATE	0x02	/* may be absent: the run creates it (its
 				 * directory must be writable) */
-#define E4S_REG		0x04	/* may be a regular file */
-#define E4S_BLK		0x08	/* may be a block device */
-#define E4S_UNDO	0x10	/* an undo file: if it exists it must be an
+#define E4S_T_REG		0x04	/* may be a regular file */
+#define E4S_T_BLK		0x08	/* may be a block device */
+#define E4S_T_UNDO	0x10	/* an undo file: if it exists it must be an
 				 * e2undo file (magic E2UNDO02) */
-#define E4S_ANY		0x20	/* an input of any type: no type check */
+#define E4S_T_ANY		0x20	/* an input of any type: no type check */
 
 #define E4S_MAX_CLAIMS	8
 
@@ -55,22 +55,22 @@ struct e4s_target {
  * target and the problem and returns at the first refusal:
  *  - two targets are one file (same st_dev/st_ino, or the same block
  *    device number; two names of one file yet to be created): EINVAL;
- *  - a target of the wrong type (not E4S_REG / E4S_BLK as allowed; an
- *    E4S_UNDO file that is not an e2undo file): EINVAL;
- *  - an absent E4S_CREATE target whose directory is not writable: that
- *    errno; an absent target without E4S_CREATE is left to the open that
+ *  - a target of the wrong type (not E4S_T_REG / E4S_T_BLK as allowed; an
+ *    E4S_T_UNDO file that is not an e2undo file): EINVAL;
+ *  - an absent E4S_T_CREATE target whose directory is not writable: that
+ *    errno; an absent target without E4S_T_CREATE is left to the open that
  *    follows (it reports it);
- *  - an E4S_WRITE block device that is mounted (ext2fs_check_mount_point()
+ *  - an E4S_T_WRITE block device that is mounted (ext2fs_check_mount_point()
  *    and /proc/self/mountinfo by device number), used as swap, held by a
  *    dm/md device (sysfs holders), with a mounted partition, or that an
  *    O_EXCL open finds busy (a mounted fs's external journal, a mount):
  *    EBUSY; one smaller than @min_bytes: ENOSPC;
- *  - an E4S_WRITE regular file that is loop-mounted, or that backs a loop
+ *  - an E4S_T_WRITE regular file that is loop-mounted, or that backs a loop
  *    device (LOOP_GET_STATUS64 device+inode, else
  *    /sys/block/loopN/loop/backing_file) which is mounted or held: EBUSY.
  *    Each idle loop device backed by it is opened O_EXCL and held until
  *    e4s_release_targets(), so nothing can mount it during the run.
- * A target without E4S_WRITE that is mounted only gets a warning (the
+ * A target without E4S_T_WRITE that is mounted only gets a warning (the
  * result may be inconsistent, as e2fsck -n says).  Returns 0 or the error;
  * e4s_usage_error() tells which errors are the command line's fault.
  */
@@ -158,7 +158,7 @@ struct e4s_undo {
 
 /*
  * e4s_undo_begin() - create the temporary undo file for @path (checked by
- * e4s_check_targets() with E4S_UNDO first) and return its name in
+ * e4s_check_targets() with E4S_T_UNDO first) and return its name in
  * @u->out.tmp, for set_undo_io_backup_file() or E4_JOURNAL_UNDO.  Returns
  * 0 or an errno (printed).
  */

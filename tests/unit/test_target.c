@@ -180,43 +180,43 @@ static void test_check_names(void **state)
 
 	memset(t, 0, sizeof(t));
 	t[0] = (struct e4s_target){ .what = "IMAGE", .path = a,
-				    .flags = E4S_ANY };
+				    .flags = E4S_T_ANY };
 	t[1] = (struct e4s_target){ .what = "OUTPUT", .path = b,
-				    .flags = E4S_WRITE | E4S_CREATE |
-				    E4S_REG | E4S_BLK };
+				    .flags = E4S_T_WRITE | E4S_T_CREATE |
+				    E4S_T_REG | E4S_T_BLK };
 	assert_int_equal(e4s_check_targets("t", t, 2), EINVAL);
 	assert_true(e4s_usage_error(EINVAL));
 
 	/* Not an e2undo file: refused, not replaced. */
 	t[1] = (struct e4s_target){ .what = "undo file", .path = c,
-				    .flags = E4S_WRITE | E4S_CREATE |
-				    E4S_REG | E4S_UNDO };
+				    .flags = E4S_T_WRITE | E4S_T_CREATE |
+				    E4S_T_REG | E4S_T_UNDO };
 	assert_int_equal(e4s_check_targets("t", t, 2), EINVAL);
 
 	/* A directory where a regular file or device is wanted. */
 	t[1] = (struct e4s_target){ .what = "OUTPUT", .path = dir,
-				    .flags = E4S_WRITE | E4S_REG | E4S_BLK };
+				    .flags = E4S_T_WRITE | E4S_T_REG | E4S_T_BLK };
 	assert_int_equal(e4s_check_targets("t", t, 2), EINVAL);
 
 	/* In a missing directory: an operational error, not usage. */
 	t[1] = (struct e4s_target){ .what = "OUTPUT", .path = nd,
-				    .flags = E4S_WRITE | E4S_CREATE |
-				    E4S_REG };
+				    .flags = E4S_T_WRITE | E4S_T_CREATE |
+				    E4S_T_REG };
 	assert_int_equal(e4s_check_targets("t", t, 2), ENOENT);
 	assert_false(e4s_usage_error(ENOENT));
 
 	/* Two new names for one new file. */
 	t[1] = (struct e4s_target){ .what = "OUTPUT", .path = "new.img",
-				    .flags = E4S_WRITE | E4S_CREATE |
-				    E4S_REG };
+				    .flags = E4S_T_WRITE | E4S_T_CREATE |
+				    E4S_T_REG };
 	t[2] = (struct e4s_target){ .what = "undo file", .path = "./new.img",
-				    .flags = E4S_WRITE | E4S_CREATE |
-				    E4S_REG | E4S_UNDO };
+				    .flags = E4S_T_WRITE | E4S_T_CREATE |
+				    E4S_T_REG | E4S_T_UNDO };
 	assert_int_equal(e4s_check_targets("t", t, 3), EINVAL);
 
 	/* Distinct, fine; a regular file written in place is checked. */
 	t[1].path = c;
-	t[1].flags = E4S_WRITE | E4S_REG;
+	t[1].flags = E4S_T_WRITE | E4S_T_REG;
 	t[2].path = NULL;
 	assert_int_equal(e4s_check_targets("t", t, 3), 0);
 	e4s_release_targets(t, 3);
