@@ -22,11 +22,11 @@
 				 * held by the kernel */
 #define E4S_T_CREATE	0x02	/* may be absent: the run creates it (its
 				 * directory must be writable) */
-#define E4S_T_REG		0x04	/* may be a regular file */
-#define E4S_T_BLK		0x08	/* may be a block device */
+#define E4S_T_REG	0x04	/* may be a regular file */
+#define E4S_T_BLK	0x08	/* may be a block device */
 #define E4S_T_UNDO	0x10	/* an undo file: if it exists it must be an
 				 * e2undo file (magic E2UNDO02) */
-#define E4S_T_ANY		0x20	/* an input of any type: no type check */
+#define E4S_T_ANY	0x20	/* an input of any type: no type check */
 
 #define E4S_MAX_CLAIMS	8
 
