@@ -612,6 +612,18 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_super_set_recover(ext2_filsys fs);
 
 /*
+ * e4_journal_clear_err() - as the kernel's ext4_clear_journal_err() on
+ * every mount, also one with an empty log: if the journal superblock of
+ * @j records an error (s_errno != 0), set ERROR_FS in the primary fs
+ * superblock on disk (raw 1 KiB write, own checksum) and in fs->super,
+ * then zero s_errno and write the journal superblock; *@marked = 1 then,
+ * else 0 (nothing written).  e4_journal_replay() does the same as part of
+ * a replay.  Returns 0, E4_ERR_READ_ONLY (@j or its fs opened read-only),
+ * EXT2_ET_BAD_MAGIC or io errors.
+ */
+errcode_t e4_journal_clear_err(e4_journal_t j, int *marked);
+
+/*
  * e4_fs_reload() - after e4_journal_replay() wrote blocks in place, make
  * the in-memory @fs match the disk again, as a reopen would: the primary
  * superblock and the group descriptor blocks are re-read, the inode

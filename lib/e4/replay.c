@@ -427,6 +427,45 @@ errcode_t e4_super_set_recover(ext2_filsys fs)
 	return sb_io(fs, sbuf, 1);
 }
 
+/*
+ * The kernel's ext4_clear_journal_err() (fs/ext4/super.c), run by every
+ * mount that loads the journal, whatever its log holds: a nonzero journal
+ * s_errno (the error jbd2_journal_abort() recorded) marks the fs
+ * superblock ERROR_FS ("Marked fs in need of filesystem check"), then the
+ * journal's s_errno is cleared.  The fs superblock goes first: an
+ * interruption between the two writes leaves both marked, and a rerun
+ * does the rest.
+ */
+errcode_t e4_journal_clear_err(e4_journal_t j, int *marked)
+{
+	ext2_filsys fs = j->fs;
+	unsigned char sbuf[SUPERBLOCK_SIZE];
+	errcode_t retval;
+
+	*marked = 0;
+	if (!e4_be32(j->sb + JSB_ERRNO))
+		return 0;
+	if (!(j->flags & E4_JOURNAL_RW) || !(fs->flags & EXT2_FLAG_RW))
+		return E4_ERR_READ_ONLY;
+	retval = sb_io(fs, sbuf, 0);
+	if (retval)
+		return retval;
+	if (e4_le16(sbuf + SB_MAGIC) != EXT2_SUPER_MAGIC)
+		return EXT2_ET_BAD_MAGIC;
+	put_le16(sbuf + SB_STATE, e4_le16(sbuf + SB_STATE) | EXT2_ERROR_FS);
+	sb_csum(sbuf);
+	retval = sb_io(fs, sbuf, 1);
+	if (retval)
+		return retval;
+	fs->super->s_state |= EXT2_ERROR_FS;
+	e4_put_be32(j->sb + JSB_ERRNO, 0);
+	j->jsb.errno_ = 0;
+	retval = e4_journal_write_sb(j);
+	if (!retval)
+		*marked = 1;
+	return retval;
+}
+
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res)
 {
