@@ -1,7 +1,7 @@
-# safety_lib.sh --- helpers of the s_* tests (no run of any tool destroys
+# safety.sh --- helpers of the s_* tests (no run of any tool destroys
 # data): loop devices and mounts made here and cleaned up at exit, and
 # sha256 snapshots of every file and device a run may touch.
-# A script starts with: . "$TOP/tests/test_lib.sh"; . "$TOP/tests/safety_lib.sh"
+# A script starts with: . "$TOP/tests/test_lib.sh"; . "$TOP/tests/lib/safety.sh"
 
 # need_loops: skip unless loop devices and ext4 mounts work here.
 need_loops() {
