@@ -134,8 +134,15 @@ static errcode_t open_external(e4_journal_t j, const char *path,
 	if (!io)
 		io = (j->flags & E4_JOURNAL_UNDO) && (j->flags & E4_JOURNAL_RW) ?
 			undo_io_manager : unix_io_manager;
+	/*
+	 * Written, the device is opened exclusively (O_EXCL on a block
+	 * device): a journal the kernel holds, as the external journal of a
+	 * mounted fs (journal_path=), fails with EBUSY instead of being
+	 * written under it.
+	 */
 	retval = io->open(io_name ? io_name : path,
-			  (j->flags & E4_JOURNAL_RW) ? IO_FLAG_RW : 0, &j->io);
+			  (j->flags & E4_JOURNAL_RW) ?
+			  IO_FLAG_RW | IO_FLAG_EXCLUSIVE : 0, &j->io);
 	if (retval)
 		return retval;
 	j->external = 1;

@@ -670,6 +670,19 @@ errcode_t e4s_output_commit(const char *prog, struct e4s_output *out)
 	}
 	if (!out->tmp)
 		return 0;
+	/* The run may have written it through another descriptor. */
+	out->fd = open(out->tmp, O_RDONLY | O_CLOEXEC);
+	if (out->fd >= 0) {
+		if (fsync(out->fd) < 0 && errno != EINVAL)
+			retval = errno;
+		close(out->fd);
+		out->fd = -1;
+	}
+	if (retval) {
+		com_err(prog, retval, "while syncing %s", out->tmp);
+		e4s_output_abort(out);
+		return retval;
+	}
 	if (rename(out->tmp, out->path) < 0) {
 		retval = errno;
 		com_err(prog, retval, "while renaming %s to %s; %s is as it "
@@ -696,6 +709,83 @@ void e4s_output_abort(struct e4s_output *out)
 		free(out->tmp);
 		out->tmp = NULL;
 	}
+}
+
+/* Is every byte of @buf[0..@n) zero? */
+static int all_zero(const unsigned char *buf, size_t n)
+{
+	return !n || (!buf[0] && !memcmp(buf, buf + 1, n - 1));
+}
+
+errcode_t e4s_output_copy(const char *prog, const char *src,
+			  struct e4s_output *out)
+{
+	static unsigned char buf[1 << 20];
+	off_t size, data, hole, off, p;
+	errcode_t retval = 0;
+	struct stat st;
+	ssize_t n;
+	int in, src_reg;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0) {
+		retval = errno;
+		goto fail;
+	}
+	src_reg = S_ISREG(st.st_mode);
+	if (!src_reg && !S_ISBLK(st.st_mode)) {
+		retval = EINVAL;
+		goto fail;
+	}
+	size = src_reg ? st.st_size : lseek(in, 0, SEEK_END);
+	if (size < 0) {
+		retval = errno;
+		goto fail;
+	}
+	for (off = 0; off < size; off = hole) {
+		data = off;
+		hole = size;
+		/* A regular file's holes read as zeros: skip them, unless
+		 * the output is a device (its old bytes would stay). */
+		if (src_reg && !out->is_blk) {
+			data = lseek(in, off, SEEK_DATA);
+			if (data < 0 && errno == ENXIO)
+				break;
+			if (data >= 0)
+				hole = lseek(in, data, SEEK_HOLE);
+			if (data < 0 || hole < 0) {
+				retval = errno;
+				goto fail;
+			}
+		}
+		for (p = data; p < hole; p += n) {
+			size_t want = hole - p < (off_t)sizeof(buf) ?
+				(size_t)(hole - p) : sizeof(buf);
+
+			n = pread(in, buf, want, p);
+			if (n <= 0) {
+				retval = n < 0 ? errno : EIO;
+				goto fail;
+			}
+			/* Zeros of a device input stay holes in a file. */
+			if (!out->is_blk && all_zero(buf, (size_t)n))
+				continue;
+			if (pwrite(out->fd, buf, (size_t)n, p) != n) {
+				retval = errno ? errno : EIO;
+				goto fail;
+			}
+		}
+	}
+	if (!out->is_blk && ftruncate(out->fd, size) < 0)
+		retval = errno;
+	if (!retval && fsync(out->fd) < 0 && errno != EINVAL)
+		retval = errno;
+fail:
+	if (in >= 0)
+		close(in);
+	if (retval)
+		com_err(prog, retval, "while copying %s to %s", src, out->path);
+	return retval;
 }
 
 /* ---- undo files ---- */
@@ -758,14 +848,19 @@ int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
 {
 	if (!u->out.tmp)
 		return 0;
-	if (!ok || !undo_keys(u->out.tmp)) {
-		e4s_output_abort(&u->out);
+	if (!undo_keys(u->out.tmp)) {
+		e4s_output_abort(&u->out);	/* nothing was written */
 		return 0;
 	}
-	u->out.fd = open(u->out.tmp, O_RDONLY | O_CLOEXEC);
-	if (e4s_output_commit(prog, &u->out))
-		return -1;
-	return 1;
+	if (ok || access(u->out.path, F_OK))
+		return e4s_output_commit(prog, &u->out) ? -1 : 1;
+	/* A failed run that wrote: both undo files are worth keeping. */
+	fprintf(stderr, "%s: the run failed after writing; its undo file is "
+		"%s (e2undo it to undo those writes); %s is as it was\n",
+		prog, u->out.tmp, u->out.path);
+	free(u->out.tmp);
+	u->out.tmp = NULL;
+	return 2;
 }
 
 /* ---- what a target holds ---- */

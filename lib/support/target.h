@@ -130,9 +130,20 @@ errcode_t e4s_output_begin(const char *prog, const char *what,
 			   const char *path, struct e4s_output *out);
 
 /*
- * e4s_output_commit() - finish @out: fsync the temporary file, rename it
- * over the final name, fsync the directory (a block device: fsync only).
- * Closes @out->fd.  On failure the temporary file is removed and the final
+ * e4s_output_copy() - copy the regular file or block device @src into
+ * @out from byte 0 and fsync it: into a file the holes of @src and its
+ * all-zero 1 MiB runs stay holes (the file is then truncated to @src's
+ * size); into a device every byte is written.  @out->fd stays open.
+ * Prints one line naming @src and @out->path; returns 0 or an errno.
+ */
+errcode_t e4s_output_copy(const char *prog, const char *src,
+			  struct e4s_output *out);
+
+/*
+ * e4s_output_commit() - finish @out: fsync the temporary file (also when
+ * the run wrote it through another descriptor and @out->fd is closed),
+ * rename it over the final name, fsync the directory (a block device:
+ * fsync only).  Closes @out->fd.  On failure the temporary file is removed and the final
  * name keeps its old contents.  Prints one line; returns 0 or an errno.
  */
 errcode_t e4s_output_commit(const char *prog, struct e4s_output *out);
@@ -166,10 +177,14 @@ errcode_t e4s_undo_begin(const char *prog, const char *path,
 			 struct e4s_undo *u);
 
 /*
- * e4s_undo_finish() - after the run: if @ok and the temporary undo file
- * holds at least one undo block (header num_keys > 0), rename it over
- * @path and return 1; else remove it, leave @path as it was and return 0.
- * A failed rename is printed and returns -1.
+ * e4s_undo_finish() - after the run, with @ok its success: a temporary
+ * undo file that recorded no block (header num_keys 0: the run wrote
+ * nothing) is removed, @path stays as it was: 0.  One that recorded
+ * blocks is renamed over @path when @ok or when @path does not exist: 1;
+ * after a failed run over an existing @path it is kept under its
+ * temporary name, which a line names (e2undo undoes the failed run's
+ * writes with it), and @path stays as it was: 2.  A failed rename is
+ * printed: -1.
  */
 int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok);
 

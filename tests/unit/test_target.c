@@ -131,7 +131,7 @@ static void fake_undo(const char *path, uint64_t keys)
 static void test_undo_kept(void **state)
 {
 	struct e4s_undo u;
-	char p[128], buf[2048], old[1024];
+	char p[128], buf[2048], old[1024], kept[256], fresh[128];
 
 	(void)state;
 	path_of(p, sizeof(p), "keep.undo");
@@ -145,12 +145,28 @@ static void test_undo_kept(void **state)
 	assert_int_equal(get(p, buf, sizeof(buf)), sizeof(old));
 	assert_memory_equal(buf, old, sizeof(old));
 
-	/* A failed run that recorded blocks. */
+	/* A failed run that recorded blocks: the old undo file stays, the
+	 * new one is kept under its temporary name (it undoes the failed
+	 * run's writes). */
 	assert_int_equal(e4s_undo_begin("t", p, &u), 0);
 	fake_undo(u.out.tmp, 3);
-	assert_int_equal(e4s_undo_finish("t", &u, 0), 0);
+	snprintf(kept, sizeof(kept), "%s", u.out.tmp);
+	assert_int_equal(e4s_undo_finish("t", &u, 0), 2);
 	assert_int_equal(get(p, buf, sizeof(buf)), sizeof(old));
 	assert_memory_equal(buf, old, sizeof(old));
+	assert_int_equal(entries(), 2);
+	assert_int_equal(e4s_is_undo_file(kept), 1);
+	unlink(kept);
+	assert_int_equal(entries(), 1);
+
+	/* A failed run that recorded blocks, no undo file before: it
+	 * becomes the named one. */
+	path_of(fresh, sizeof(fresh), "fresh.undo");
+	assert_int_equal(e4s_undo_begin("t", fresh, &u), 0);
+	fake_undo(u.out.tmp, 2);
+	assert_int_equal(e4s_undo_finish("t", &u, 0), 1);
+	assert_int_equal(e4s_is_undo_file(fresh), 1);
+	unlink(fresh);
 	assert_int_equal(entries(), 1);
 
 	/* A successful run that recorded blocks replaces it. */
