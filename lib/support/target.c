@@ -143,6 +143,28 @@ static int held_by(dev_t rdev, char *name, size_t len)
 }
 
 /*
+ * Loop devices this process holds O_EXCL (e4s_check_targets() claims the
+ * idle loop devices backing a file it will write): held by us, they are
+ * free for our own later checks (an O_EXCL probe would fail on our own
+ * claim).  Process state of the tools, not of libe4.
+ */
+static struct {
+	dev_t	rdev;
+	int	fd;
+} held[E4S_MAX_CLAIMS * 4];
+static int nheld;
+
+static int held_by_us(dev_t rdev)
+{
+	int i;
+
+	for (i = 0; i < nheld; i++)
+		if (held[i].rdev == rdev)
+			return 1;
+	return 0;
+}
+
+/*
  * Why block device @node (number @rdev) cannot be written, into @why
  * ("is mounted on /mnt", ...); 0 when it is free.  With @claim, a free
  * device is left open O_EXCL in *@claim (else closed).
@@ -156,6 +178,8 @@ static int device_busy(const char *node, dev_t rdev, char *why, size_t len,
 	DIR *d;
 
 	buf[0] = 0;
+	if (held_by_us(rdev))
+		return 0;	/* our O_EXCL claim: nothing else has it */
 	if (node && ext2fs_check_mount_point(node, &mf, buf,
 					     sizeof(buf)) == 0) {
 		if (mf & EXT2_MF_MOUNTED) {
@@ -302,10 +326,14 @@ static errcode_t check_loops(const char *prog, struct e4s_target *t,
 				t->path, node, why);
 			retval = EBUSY;
 		} else if (fd >= 0) {
-			if (t->nclaims < E4S_MAX_CLAIMS)
+			if (t->nclaims < E4S_MAX_CLAIMS &&
+			    nheld < (int)(sizeof(held) / sizeof(held[0]))) {
 				t->claim_fd[t->nclaims++] = fd;
-			else
+				held[nheld].rdev = rdev;
+				held[nheld++].fd = fd;
+			} else {
 				close(fd);
+			}
 		}
 	}
 	closedir(d);
@@ -497,8 +525,14 @@ void e4s_release_targets(struct e4s_target *t, int n)
 	int a, k;
 
 	for (a = 0; a < n; a++) {
-		for (k = 0; k < t[a].nclaims; k++)
+		for (k = 0; k < t[a].nclaims; k++) {
+			int i;
+
+			for (i = 0; i < nheld; i++)
+				if (held[i].fd == t[a].claim_fd[k])
+					held[i] = held[--nheld];
 			close(t[a].claim_fd[k]);
+		}
 		t[a].nclaims = 0;
 	}
 }
