@@ -72,8 +72,9 @@ static int journal_open_failed(errcode_t retval, const char *device)
 {
 	if (jsb_refused(retval)) {
 		com_err(prog, retval, "in the journal of %s: the kernel "
-			"refuses this journal; nothing replayed (run e2fsck)",
-			device);
+			"refuses this journal superblock and will not mount "
+			"the fs; nothing replayed (e2fsck offers to clear "
+			"the journal, which discards its log)", device);
 		return E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
 	}
 	com_err(prog, retval, "while opening the journal of %s", device);

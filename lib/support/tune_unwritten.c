@@ -304,7 +304,8 @@ static int recover(const char *prog, const struct e4s_req *o,
 	e4_jscan_free(scan);
 	if (retval) {
 		com_err(prog, retval, "while recovering the journal of %s "
-			"(run e2fsck -fy)", o->device);
+			"(the log is still there: run again, or replay it "
+			"with e4replay)", o->device);
 		return 1;
 	}
 	if (rr.fs_error || rr.fs_not_valid) {
@@ -373,8 +374,12 @@ static int check_log(const char *prog, const struct e4s_req *o,
 		retval = E4_ERR_JOURNAL_CORRUPT;
 	if (!retval)
 		return 0;
-	com_err(prog, retval, "in the journal of %s: not marking (run "
-		"e2fsck -fy first)", o->device);
+	com_err(prog, retval, "in the journal of %s: not marking: the "
+		"kernel would replay this log only in part%s (`e4replay -n %s` "
+		"shows what; e4replay replays what the kernel would; "
+		"e2fsck -fy %s)", o->device, scan->fail ? " or refuse it" : "",
+		o->device, scan->fail ? "discards the whole log here" :
+		"replays the same and checks the fs");
 	return 1;
 }
 
