@@ -23,9 +23,24 @@ extern ss_request_table e4debug_cmds;
 
 int e4debug_check_fs_open(struct e4debug *st, const char *cmd)
 {
-	if (st->fs)
+	static const char *const journal_only[] = {
+		"jsb", "show_journal_super", "logdump", "transactions", NULL
+	};
+	int i;
+
+	if (!st->fs) {
+		com_err(cmd, 0, "Filesystem not open");
+		st->exit_status = 1;
+		return 1;
+	}
+	if (!e4s_is_journal_dev(st->fs))
 		return 0;
-	com_err(cmd, 0, "Filesystem not open");
+	/* A bare external journal device: no fs, only its journal. */
+	for (i = 0; journal_only[i]; i++)
+		if (!strcmp(cmd, journal_only[i]))
+			return 0;
+	com_err(cmd, 0, "%s is an external journal device, not a file "
+		"system: only jsb and logdump read it", st->device);
 	st->exit_status = 1;
 	return 1;
 }
@@ -128,8 +143,10 @@ void e4debug_close_fs(struct e4debug *st, const char *cmd)
 /* Open st->device with @flags (the undo file only read-write). */
 static int open_names(struct e4debug *st, const char *cmd, int flags)
 {
-	if (e4s_open_fs(cmd, st->device, flags, (flags & E4S_OPEN_RW) ?
-			    st->undo_file : NULL, &st->fs)) {
+	/* Read-only, a bare external journal device opens too. */
+	if (e4s_open_fs(cmd, st->device, flags | (flags & E4S_OPEN_RW ? 0 :
+			E4S_OPEN_JOURNAL_DEV), (flags & E4S_OPEN_RW) ?
+			st->undo_file : NULL, &st->fs)) {
 		st->exit_status = 1;
 		return 1;
 	}

@@ -117,10 +117,18 @@ int main(int argc, char **argv)
 			exit(1);
 		o.undo_file = undo.out.tmp;
 	}
-	/* With -j only the journal device is written: -z covers it. */
-	if (e4s_open_fs(prog, o.device, flags,
+	/* With -j only the journal device is written: -z covers it.  A
+	 * listing also opens a bare external journal device. */
+	if (e4s_open_fs(prog, o.device, flags | (flags & E4S_OPEN_RW ? 0 :
+			E4S_OPEN_JOURNAL_DEV),
 			o.journal_dev && !iw ? NULL : o.undo_file, &fs)) {
 		e4s_undo_finish(prog, &undo, 0);
+		exit(1);
+	}
+	if (e4s_is_journal_dev(fs) && (o.list_unwritten || o.journal_dev)) {
+		fprintf(stderr, "%s: %s is an external journal device, not a "
+			"file system: only -l lists it\n", prog, o.device);
+		ext2fs_close_free(&fs);
 		exit(1);
 	}
 
@@ -132,7 +140,8 @@ int main(int argc, char **argv)
 		rc = e4s_tune_unwritten_write(prog, &o, fs);
 	if (o.list) {
 		listers[nl++] = e4s_tune_journal_list;
-		listers[nl++] = e4s_tune_itable_list;
+		if (!e4s_is_journal_dev(fs))	/* no inode tables there */
+			listers[nl++] = e4s_tune_itable_list;
 	}
 	if (o.list_unwritten)
 		listers[nl++] = e4s_tune_unwritten_list;

@@ -197,7 +197,10 @@ typedef struct e4_journal *e4_journal_t;
  * e4_journal_open() - find and open the journal of @fs: the internal one
  * (inode s_journal_inum, mapped through libext2fs, extents or block map),
  * or, when @ext_dev is not NULL, the external journal device at that path,
- * which must be a journal_dev fs whose UUID equals s_journal_uuid.  Reads
+ * which must be a journal_dev fs whose UUID equals s_journal_uuid.  When
+ * @fs is itself an external journal device (opened with
+ * EXT2_FLAG_JOURNAL_DEV_OK) and @ext_dev is NULL, its own journal is
+ * opened on fs->io (j->external set; no fs to replay into).  Reads
  * the superblock and validates it (e4_jsb_validate()).  With E4_JOURNAL_RW
  * an external device is opened read-write (with E4_JOURNAL_UNDO through
  * libext2fs's undo_io_manager, so e2undo can roll the device back); the

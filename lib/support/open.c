@@ -163,6 +163,8 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 	}
 	if (flags & E4S_OPEN_IGNORE_CSUM)
 		open_flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	if ((flags & E4S_OPEN_JOURNAL_DEV) && !(flags & E4S_OPEN_RW))
+		open_flags |= EXT2_FLAG_JOURNAL_DEV_OK;
 	retval = e4s_fault_wrap(prog, 0, device, &io, &open_name);
 	if (retval)
 		return retval;
@@ -179,6 +181,11 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		return retval;
 	}
 	return 0;
+}
+
+int e4s_is_journal_dev(ext2_filsys fs)
+{
+	return ext2fs_has_feature_journal_dev(fs->super);
 }
 
 int e4s_needs_recovery(ext2_filsys fs)

@@ -19,6 +19,9 @@
 #define E4S_OPEN_IGNORE_CSUM	0x2	/* EXT2_FLAG_IGNORE_CSUM_ERRORS */
 #define E4S_OPEN_UNDO_RESUME	0x4	/* keep an existing undo file and
 					 * append to it (e4s_resume_undo) */
+#define E4S_OPEN_JOURNAL_DEV	0x8	/* read-only: a bare external
+					 * journal device opens too
+					 * (EXT2_FLAG_JOURNAL_DEV_OK) */
 
 /*
  * e4s_open_fs() - open the file system on @device for program @prog.
@@ -38,6 +41,10 @@
  */
 errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		      const char *undo_file, ext2_filsys *ret);
+
+/* e4s_is_journal_dev() - nonzero if @fs is a bare external journal
+ * device (opened with E4S_OPEN_JOURNAL_DEV): it has no file system. */
+int e4s_is_journal_dev(ext2_filsys fs);
 
 /*
  * e4s_open_journal() - e4_journal_open() of the journal of @fs (the

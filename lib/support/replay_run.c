@@ -363,7 +363,12 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
 	run->plan = 0;
 	run->time_back = time_back(s);
-	if (s->fail) {
+	if (e4s_is_journal_dev(fs)) {
+		/* Only the journal is here: its fs decides (needs_recovery)
+		 * and takes the blocks. */
+		run->refused = "a bare external journal device: replay it "
+			"with its file system (e4replay -j DEVICE FS)";
+	} else if (s->fail) {
 		refused_journal(prog, o, s);
 		run->refused = "the kernel would refuse this journal";
 		run->rc |= E4R_EXIT_ERROR;

@@ -804,6 +804,7 @@ errcode_t e4s_output_copy(const char *prog, const char *src,
 			/* Zeros of a device input stay holes in a file. */
 			if (!out->is_blk && all_zero(buf, (size_t)n))
 				continue;
+			errno = 0;
 			if (pwrite(out->fd, buf, (size_t)n, p) != n) {
 				retval = errno ? errno : EIO;
 				goto fail;
@@ -905,6 +906,7 @@ int e4s_probe_contents(const char *path, char *desc, size_t len)
 	blkid_probe pr;
 	int r;
 
+	errno = 0;
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr) {
 		snprintf(desc, len, "libblkid cannot probe %s: %s", path,
