@@ -1212,6 +1212,18 @@ struct e4_order_opts {
 					 * E4_ORD_MAPPING finding */
 };
 
+/*
+ * Something the ordering check could not read, so its verdict says nothing
+ * about it: a state S_k, an inode's mapping, an inode scan cut short.
+ */
+struct e4_order_unchecked {
+	uint32_t	tid;		/* the transaction being checked (0:
+					 * the outside-window scan of S_n) */
+	uint32_t	ino;		/* the inode, or 0 */
+	errcode_t	err;		/* why */
+	char		what[120];	/* what was not checked */
+};
+
 struct e4_order_report {
 	int		data_mode;	/* resolved enum e4_data_mode */
 	int		data_mode_src;	/* enum e4_data_mode_src */
@@ -1229,6 +1241,12 @@ struct e4_order_report {
 	uint32_t	fc_blocks;	/* fast-commit blocks: not checked */
 	char		warnings[8][160];
 	int		nwarnings;
+	/* Fail closed: what could not be read.  A report with nunchecked
+	 * != 0 or error != 0 is partial, never a verdict. */
+	struct e4_order_unchecked *unchecked;
+	size_t		nunchecked;
+	errcode_t	error;		/* the check stopped on it: tx[] holds
+					 * the transactions checked before */
 };
 
 /*
@@ -1245,7 +1263,11 @@ struct e4_order_report {
  * when replay writes the block), and runs the structural checks of
  * e4tools issue 4.  Memory is bounded by the touched inodes and the
  * findings.  Nothing is written.  On success *@ret is the report
- * (e4_order_report_free()).
+ * (e4_order_report_free()).  Fail closed: every state, inode mapping or
+ * inode scan it could not read is listed in rep->unchecked (the check
+ * goes on with the rest); a read error of the channel below the states
+ * stops it, and then *@ret is the partial report too (rep->error, tx[]
+ * the transactions fully checked before), with the error returned.
  * Returns 0, E4_ERR_UPTO_NOT_FOUND (opts->upto is no committed tid),
  * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
  * image itself (a replayed state that cannot be opened is recorded as a

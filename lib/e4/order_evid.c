@@ -268,8 +268,9 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
 	struct imap m;
 	struct e4_order_finding f;
-	errcode_t retval;
+	errcode_t retval, err = 0;
 	size_t i, from = c->rep->nf;
+	int used;
 
 	memset(&m, 0, sizeof(m));
 	retval = ext2fs_get_memzero(isz, &inode);
@@ -281,12 +282,36 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 		return retval;
 	}
 	c->tx_first_f = c->rep->nf;
-	while (!ext2fs_get_next_inode_full(scan, &ino, inode, isz) && ino) {
-		if (!inode->i_links_count || !ord_ino_checked(fs, ino) ||
-		    ord_inode_used(st, ino) != 1)
+	while (!(err = ext2fs_get_next_inode_full(scan, &ino, inode, isz)) &&
+	       ino) {
+		if (!inode->i_links_count || !ord_ino_checked(fs, ino))
 			continue;
-		if (ord_get_map(c, st, ino, inode, &m))
+		used = ord_inode_used(st, ino);
+		if (used < 0) {
+			retval = ord_unchecked(c->rep, 0, ino, 0, "inode %u: "
+					       "its inode bitmap is unreadable "
+					       "(outside-window scan)", ino);
+			if (retval)
+				break;
 			continue;
+		}
+		if (!used)
+			continue;
+		err = ord_get_map(c, st, ino, inode, &m);
+		if (err == EXT2_ET_NO_MEMORY) {
+			retval = err;
+			break;
+		}
+		if (err) {
+			retval = ord_unchecked(c->rep, 0, ino, err, "mapping "
+					       "of inode %u in the replayed "
+					       "state (outside-window scan)",
+					       ino);
+			err = 0;
+			if (retval)
+				break;
+			continue;
+		}
 		for (i = 0; i < m.n; i++) {
 			const struct run *r = &m.r[i];
 			blk64_t b, n, x;
@@ -297,10 +322,23 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 				n = r->len - b;
 				if (n > CHUNK_BLOCKS)
 					n = CHUNK_BLOCKS;
-				if (r->pblk + b + n > c->nblocks ||
-				    io_channel_read_blk64(fs->io, r->pblk + b,
-							  (int)n, c->buf))
+				if (r->pblk + b + n > c->nblocks)
 					break;
+				err = io_channel_read_blk64(fs->io, r->pblk + b,
+							    (int)n, c->buf);
+				if (err) {
+					retval = ord_unchecked(c->rep, 0, ino,
+						err, "data blocks %llu-%llu of "
+						"inode %u (outside-window scan)",
+						(unsigned long long)(r->pblk + b),
+						(unsigned long long)(r->pblk + b +
+								     n - 1),
+						ino);
+					err = 0;
+					if (retval)
+						goto out;
+					break;
+				}
 				c->rep->outside_blocks += n;
 				for (x = 0; x < n; x++) {
 					blk64_t p = r->pblk + b + x;
@@ -328,6 +366,12 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 			}
 		}
 	}
+	if (err && !retval)	/* the scan stopped: the rest unread */
+		retval = ord_unchecked(c->rep, 0, 0, err, "inodes past %u in "
+				       "the replayed state (outside-window "
+				       "scan stopped)", ino);
+	if (retval)
+		goto out;
 	c->rep->outside_checked = 1;
 	ord_resolve_paths(c, fs, from);
 out:

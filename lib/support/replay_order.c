@@ -187,7 +187,16 @@ void e4s_order_print_text(const char *image,
 				       (unsigned long long)t->tags[k].jblk,
 				       bad_tag_why(&t->tags[k]));
 	}
+	if (rep->nunchecked)
+		printf("not checked:\n");
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_order_unchecked *u = &rep->unchecked[i];
+
+		printf("  %s%s%s\n", u->what, u->err ? ": " : "",
+		       u->err ? error_message(u->err) : "");
+	}
 	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)",
+	       rep->nunchecked ? "INCOMPLETE" :
 	       rep->violations || nbad ? "FAIL" : "OK",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
@@ -195,6 +204,9 @@ void e4s_order_print_text(const char *image,
 	if (nbad)
 		printf(", %llu corrupt journal tag(s)",
 		       (unsigned long long)nbad);
+	if (rep->nunchecked)
+		printf(" in what was checked; %zu part(s) not checked",
+		       rep->nunchecked);
 	printf("\n");
 }
 
@@ -308,6 +320,19 @@ void e4s_order_print_json(const char *image,
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
 		e4s_json_str(&js, NULL, rep->warnings[i]);
 	e4s_json_arr_end(&js);
+	e4s_json_bool(&js, "complete", !rep->nunchecked);
+	e4s_json_arr_begin(&js, "unchecked");
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_order_unchecked *u = &rep->unchecked[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", u->tid);
+		e4s_json_u64(&js, "ino", u->ino);
+		e4s_json_str(&js, "what", u->what);
+		e4s_json_str(&js, "error", u->err ? error_message(u->err) : "");
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
 }
@@ -321,9 +346,32 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 	int rc = 0;
 
 	retval = e4_order_check(fs, plan, &r->order, &rep);
+	if (retval && rep) {
+		/* Stopped by a read error: no verdict, say what is left. */
+		size_t done = rep->ntx, want = rep->ntx;
+
+		while (want < scan->ncommitted &&
+		       (!r->order.has_upto ||
+			scan->trans[want].tid != r->order.upto + 1))
+			want++;
+		if (done < want)
+			com_err(prog, retval, "while checking the ordering of "
+				"%s: tids %u-%u not checked (%zu of %zu "
+				"transactions), nor the rest of the image; no "
+				"verdict", image, scan->trans[done].tid,
+				scan->trans[want - 1].tid, want - done, want);
+		else
+			com_err(prog, retval, "while checking the ordering of "
+				"%s: the scan outside the journal window not "
+				"finished (all %zu transactions checked); no "
+				"verdict", image, done);
+		e4_order_report_free(rep);
+		return 8;
+	}
 	if (retval) {
-		com_err(prog, retval, "while checking the ordering of %s",
-			image);
+		com_err(prog, retval, "while checking the ordering of %s%s",
+			image, retval == E4_ERR_UPTO_NOT_FOUND ? "" :
+			": nothing checked; no verdict");
 		return retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
 	}
 	/* The fates plain replay gives each tag (the plan's): corrupt tags
@@ -336,6 +384,13 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		e4s_order_print_text(image, scan, rep);
 	if (rep->violations || rep->journal_corrupt || scan->corrupt)
 		rc |= 4;
+	if (rep->nunchecked) {
+		/* Fail closed: a partial check is not a verdict. */
+		fprintf(stderr, "%s: %s: %zu part(s) could not be read and "
+			"were not checked (listed under \"not checked\"); no "
+			"verdict\n", prog, image, rep->nunchecked);
+		rc |= 8;
+	}
 	fflush(stdout);
 	e4_order_report_free(rep);
 	return rc;

@@ -229,13 +229,25 @@ int e4s_tune_unwritten_list(const char *prog, const struct e4s_req *o,
 			rc = 1;
 		}
 	}
+	/* Fail closed: a read error below the replayed state means blocks
+	 * libext2fs skipped, so the listing is partial. */
+	retval = rs.ov ? e4_overlay_error(rs.ov) : 0;
+	if (retval) {
+		com_err(prog, retval, "while reading the replayed state of %s: "
+			"the listing is partial", o->device);
+		rc = 1;
+	}
 	if (js) {
 		e4s_json_arr_end(js);
 		print_totals(&t, js);
+		e4s_json_bool(js, "complete", !rc && !c.nerrors);
 		e4s_json_obj_end(js);
 	} else if (!rc) {
 		print_header(&c);
 		print_totals(&t, NULL);
+		if (c.nerrors)
+			printf("Listing incomplete: %d extent tree(s) could "
+			       "not be read (see the errors)\n", c.nerrors);
 	}
 	e4_replayed_close(&rs);
 	return rc || c.nerrors ? 1 : 0;
