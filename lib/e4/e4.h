@@ -577,6 +577,22 @@ uint32_t e4_jtag_csum(const struct e4_jcodec *c, uint32_t tid,
 int e4_jtag_csum_ok(const struct e4_jcodec *c, const struct e4_jtag *g,
 		    uint32_t tid, const void *data);
 
+/*
+ * e4_jblock_escape() - escape a block @blk about to be logged: when it
+ * starts with JBD2_MAGIC (it would read as a journal block) those 4 bytes
+ * are zeroed (fs/jbd2/journal.c jbd2_journal_write_metadata_buffer()).
+ * Returns 1 when it did (the tag gets JBD2_FLAG_ESCAPE), else 0.
+ */
+int e4_jblock_escape(void *blk);
+
+/*
+ * e4_jblock_unescape() - undo the escape of a logged copy @blk (one
+ * jblock) when @escaped (its tag had JBD2_FLAG_ESCAPE): a block starting
+ * with JBD2_MAGIC is logged with those 4 bytes zeroed, and replay writes
+ * the magic back (fs/jbd2/recovery.c do_one_pass(), PASS_REPLAY).
+ */
+void e4_jblock_unescape(void *blk, int escaped);
+
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */
 void e4_jblock_header(void *blk, uint32_t type, uint32_t tid);

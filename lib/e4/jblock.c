@@ -198,6 +198,20 @@ int e4_jtag_csum_ok(const struct e4_jcodec *c, const struct e4_jtag *g,
 	return g->csum == (crc & 0xffff);
 }
 
+int e4_jblock_escape(void *blk)
+{
+	if (e4_be32(blk) != JBD2_MAGIC)
+		return 0;
+	e4_put_be32(blk, 0);
+	return 1;
+}
+
+void e4_jblock_unescape(void *blk, int escaped)
+{
+	if (escaped)
+		e4_put_be32(blk, JBD2_MAGIC);
+}
+
 /* ---- building ----------------------------------------------------------- */
 
 void e4_jblock_header(void *blk, uint32_t type, uint32_t tid)

@@ -106,8 +106,7 @@ errcode_t ord_find_ahead(struct ctx *c)
 		for (t = i; t < g; t++) {
 			unsigned char *b = c->buf + (t - i) * c->bs;
 
-			if (a[t].flags & JBD2_FLAG_ESCAPE)
-				e4_put_be32(b, JBD2_MAGIC);
+			e4_jblock_unescape(b, a[t].flags & JBD2_FLAG_ESCAPE);
 			a[t].hash = block_hash(b, c->bs);
 		}
 	}

@@ -136,8 +136,7 @@ static errcode_t read_copies(e4_overlay_t ov, const struct e4_copy *e,
 	if (retval)
 		return note(ov, retval);
 	for (x = 0; x < run; x++)
-		if (e[x].flags & E4_COPY_ESCAPED)
-			e4_put_be32(d + x * bs, JBD2_MAGIC);
+		e4_jblock_unescape(d + x * bs, e[x].flags & E4_COPY_ESCAPED);
 	return 0;
 }
 

@@ -110,8 +110,7 @@ static errcode_t write_blocks(const struct e4_plan *p,
 			unsigned char *d = wbuf + i * bs;
 
 			memcpy(d, rbuf + (c->jblk - first) * bs, bs);
-			if (c->flags & E4_COPY_ESCAPED)
-				e4_put_be32(d, JBD2_MAGIC);
+			e4_jblock_unescape(d, c->flags & E4_COPY_ESCAPED);
 		}
 		for (i = 0; i < m; ) {
 			blk64_t start = w[idx[i]].fsblk;

@@ -127,10 +127,8 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 			uint32_t flags = 0;
 
 			memcpy(p, h->data, bs);
-			if (e4_be32(p) == JBD2_MAGIC) {	/* escape */
-				e4_put_be32(p, 0);
+			if (e4_jblock_escape(p))
 				flags |= JBD2_FLAG_ESCAPE;
-			}
 			if (k)
 				flags |= JBD2_FLAG_SAME_UUID;
 			if (k == m - 1)
