@@ -286,6 +286,28 @@ static int loop_backing(const char *name, dev_t *dev, ino_t *ino)
 }
 
 /*
+ * Is loop device /dev/@name backed by the file (@fdev, @fino)?  Both
+ * views are asked: LOOP_GET_STATUS64 gives the inode's superblock device,
+ * which on some file systems (btrfs subvolumes, overlayfs) is not the
+ * st_dev stat() shows; the sysfs backing_file path is stat()ed too.
+ */
+static int loop_backs(const char *name, dev_t fdev, ino_t fino)
+{
+	char path[300], file[4096];
+	struct stat st;
+	dev_t dev;
+	ino_t ino;
+
+	if (loop_backing(name, &dev, &ino))
+		return 0;
+	if (dev == fdev && ino == fino)
+		return 1;
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
+	return !read_line(path, file, sizeof(file)) && !stat(file, &st) &&
+		st.st_dev == fdev && st.st_ino == fino;
+}
+
+/*
  * Refuse a regular file @t (or the file behind loop device @t) that backs
  * a loop device which is mounted or held; hold idle ones O_EXCL when
  * @claim.  @self: a loop device's own number, skipped.  Returns 0 or
@@ -303,13 +325,11 @@ static errcode_t check_loops(const char *prog, struct e4s_target *t,
 	while (!retval && (de = readdir(d))) {
 		char node[300], why[512], num[32], sys[300];
 		unsigned int maj, min;
-		dev_t dev, rdev;
-		ino_t ino;
+		dev_t rdev;
 		int fd = -1;
 
 		if (strncmp(de->d_name, "loop", 4) ||
-		    loop_backing(de->d_name, &dev, &ino) ||
-		    dev != fdev || ino != fino)
+		    !loop_backs(de->d_name, fdev, fino))
 			continue;
 		snprintf(sys, sizeof(sys), "/sys/block/%s/dev", de->d_name);
 		if (read_line(sys, num, sizeof(num)) ||
