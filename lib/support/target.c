@@ -42,6 +42,49 @@ static int same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+static int loop_backs(const char *name, dev_t fdev, ino_t fino);
+
+/*
+ * One file under two guises: the same file (same_file()), or a loop
+ * device (Linux block major 7) and the regular file behind it, or two loop
+ * devices over one file: writing one writes the other.
+ */
+static int same_data(const struct stat *a, const struct stat *b)
+{
+	char name[32];
+	const struct stat *l, *f;
+
+	if (same_file(a, b))
+		return 1;
+	if (S_ISBLK(a->st_mode) && major(a->st_rdev) == 7)
+		l = a, f = b;
+	else if (S_ISBLK(b->st_mode) && major(b->st_rdev) == 7)
+		l = b, f = a;
+	else
+		return 0;
+	snprintf(name, sizeof(name), "loop%u", minor(l->st_rdev));
+	if (S_ISREG(f->st_mode))
+		return loop_backs(name, f->st_dev, f->st_ino);
+	if (S_ISBLK(f->st_mode) && major(f->st_rdev) == 7) {
+		char other[32];
+		struct loop_info64 li;
+		char path[64];
+		int fd, r;
+
+		/* Two loop devices: the same backing file? */
+		snprintf(other, sizeof(other), "loop%u", minor(f->st_rdev));
+		snprintf(path, sizeof(path), "/dev/%s", other);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+		r = ioctl(fd, LOOP_GET_STATUS64, &li);
+		close(fd);
+		return !r && loop_backs(name, (dev_t)li.lo_device,
+					(ino_t)li.lo_inode);
+	}
+	return 0;
+}
+
 /* The directory of @path into @dir; returns the base name. */
 static const char *split_dir(const char *path, char *dir, size_t len)
 {
@@ -458,12 +501,14 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 		for (b = a + 1; b < n && t[a].path; b++) {
 			if (!t[b].path || t[a].exists != t[b].exists)
 				continue;
-			if (t[a].exists ? !same_file(&t[a].st, &t[b].st) :
+			if (t[a].exists ? !same_data(&t[a].st, &t[b].st) :
 			    !same_new_file(t[a].path, t[b].path))
 				continue;
-			fprintf(stderr, "%s: %s %s is the same file as %s %s; "
+			fprintf(stderr, "%s: %s %s is the same file as %s %s%s; "
 				"nothing done\n", prog, t[b].what, t[b].path,
-				t[a].what, t[a].path);
+				t[a].what, t[a].path, !t[a].exists ||
+				same_file(&t[a].st, &t[b].st) ? "" :
+				" (through a loop device)");
 			return EINVAL;
 		}
 	}
