@@ -90,14 +90,14 @@ static int rc_next(struct rcursor *c, struct rtag *r)
 }
 
 /*
- * Write the winners in one read of the log: batches of increasing jblocks
- * (no wrap) within CHUNK_BYTES, read once; a deferred tag checksum is
+ * Write the winners in one read of the log: batches of CHUNK_BYTES of
+ * copies in log order, each read once (runs of consecutive jblocks into
+ * consecutive slots, so descriptor blocks fall out); a deferred tag checksum is
  * checked on the batch before any of it is written (*@recheck set and
  * nothing more written when one fails or cannot be read: the plan must
  * be built again); the batch's winners are unescaped in place and
  * written sorted by fs block, runs of consecutive blocks in one write,
- * straight from the read buffer when the run is consecutive in the log
- * too.
+ * straight from the read buffer when their slots are consecutive too.
  */
 static errcode_t write_blocks(const struct e4_plan *p,
 			      struct e4_replay_result *res, int *recheck)
@@ -105,7 +105,7 @@ static errcode_t write_blocks(const struct e4_plan *p,
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
 	unsigned int bs = j->blocksize;
-	blk64_t cap = CHUNK_BYTES / bs, lo = ~(blk64_t)0, hi = 0;
+	blk64_t cap = CHUNK_BYTES / bs, ncopies = 0;
 	unsigned char *rbuf = NULL, *wbuf = NULL;
 	struct rcursor cur = { p, 0, 0 };
 	struct rtag *bt = NULL, r;
@@ -116,16 +116,10 @@ static errcode_t write_blocks(const struct e4_plan *p,
 
 	*recheck = 0;
 	e4_jcodec_init(&codec, &j->jsb, bs);
-	while (rc_next(&cur, &r)) {
-		if (r.g->jblk < lo)
-			lo = r.g->jblk;
-		if (r.g->jblk > hi)
-			hi = r.g->jblk;
-	}
-	if (cap > j->real_len)	/* a batch never spans more */
-		cap = j->real_len;
-	if (lo <= hi && cap > hi - lo + 1)	/* ... nor more than the log */
-		cap = hi - lo + 1;
+	while (rc_next(&cur, &r))
+		ncopies++;
+	if (cap > ncopies)	/* small logs, small buffers */
+		cap = ncopies;
 	if (!cap)
 		cap = 1;
 	retval = ext2fs_get_mem(cap * bs, &rbuf);
@@ -141,21 +135,23 @@ static errcode_t write_blocks(const struct e4_plan *p,
 	cur.t = cur.k = 0;
 	more = rc_next(&cur, &r);
 	while (more) {
-		blk64_t first = r.g->jblk, last;
 		int pending = 0;
 
-		/* One batch: increasing jblocks (no wrap) within cap. */
-		m = 0;
-		do {
-			bt[m++] = r;
-			last = r.g->jblk;
+		/* One batch: the next cap copies in log order, copy i in
+		 * slot i of rbuf, read in runs of consecutive jblocks. */
+		for (m = 0; more && m < cap; m++) {
+			bt[m] = r;
+			pending |= r.g->csum_ok == E4_CSUM_PENDING;
 			more = rc_next(&cur, &r);
-		} while (more && m < cap && r.g->jblk > last &&
-			 r.g->jblk - first < cap);
-		retval = e4_journal_read(j, first, last - first + 1, rbuf);
-		res->nreads++;
-		for (i = 0; i < m; i++)
-			pending |= bt[i].g->csum_ok == E4_CSUM_PENDING;
+		}
+		for (i = 0, retval = 0; i < m && !retval; i += q) {
+			for (q = 1; i + q < m &&
+			     bt[i + q].g->jblk == bt[i].g->jblk + q; q++)
+				;
+			retval = e4_journal_read(j, bt[i].g->jblk, q,
+						 rbuf + i * bs);
+			res->nreads++;
+		}
 		if (retval && pending) {
 			/* which copy is unreadable decides: replan */
 			*recheck = 1;
@@ -166,7 +162,7 @@ static errcode_t write_blocks(const struct e4_plan *p,
 			goto out;
 		for (i = 0, nw = 0; i < m; i++) {
 			struct e4_jtag *g = bt[i].g;
-			unsigned char *d = rbuf + (g->jblk - first) * bs;
+			unsigned char *d = rbuf + i * bs;
 
 			if (g->csum_ok == E4_CSUM_PENDING) {
 				g->csum_ok = e4_jtag_csum_ok(&codec, g,
@@ -180,33 +176,23 @@ static errcode_t write_blocks(const struct e4_plan *p,
 			if (g->fate == E4_TAG_REPLAY)
 				idx[nw++] = i;
 		}
-		for (i = 0; i < nw; i++) {
-			const struct e4_jtag *g = bt[idx[i]].g;
-
-			e4_jblock_unescape(rbuf + (g->jblk - first) * bs,
-					   g->flags & JBD2_FLAG_ESCAPE);
-		}
+		for (i = 0; i < nw; i++)
+			e4_jblock_unescape(rbuf + idx[i] * bs,
+					   bt[idx[i]].g->flags &
+					   JBD2_FLAG_ESCAPE);
 		qsort_r(idx, nw, sizeof(*idx), cmp_idx_fsblk, bt);
 		for (i = 0; i < nw; ) {
-			const struct e4_jtag *g = bt[idx[i]].g;
-			blk64_t start = g->fsblk;
-			unsigned char *src = rbuf + (g->jblk - first) * bs;
+			blk64_t start = bt[idx[i]].g->fsblk;
+			unsigned char *src = rbuf + idx[i] * bs;
 			size_t n = 1;
-			int direct = 1;
 
+			/* consecutive fs blocks in consecutive slots: no
+			 * copy (a run made of several pieces of the log is
+			 * several writes, each from the read buffer) */
 			while (i + n < nw &&
-			       bt[idx[i + n]].g->fsblk == start + n) {
-				direct &= bt[idx[i + n]].g->jblk ==
-					g->jblk + n;
+			       bt[idx[i + n]].g->fsblk == start + n &&
+			       idx[i + n] == idx[i] + n)
 				n++;
-			}
-			if (!direct) {	/* gather the run */
-				src = wbuf;
-				for (q = 0; q < n; q++)
-					memcpy(wbuf + q * bs, rbuf +
-					       (bt[idx[i + q]].g->jblk -
-						first) * bs, bs);
-			}
 			retval = io_channel_write_blk64(fs->io, start, (int)n,
 							src);
 			res->nwrites++;
