@@ -80,26 +80,24 @@ static void copy_of(const struct e4_jtag *g, uint32_t tid,
 	c->flags = (g->flags & JBD2_FLAG_ESCAPE) ? E4_COPY_ESCAPED : 0;
 }
 
-/* Sort key of the window's candidates: fs block, then log order. */
+/* A candidate of the window and its sort key: fs block, then log order
+ * (seq, its index among the candidates). */
 struct cand {
 	struct e4_copy	c;
-	uint64_t	seq;		/* position in log order */
-	struct e4_jtag	*tag;
+	struct e4_jtag	*tag;		/* NULL once superseded */
+};
+
+struct cand_key {
+	blk64_t		fsblk;
+	size_t		seq;
 };
 
 static int cmp_fsblk_seq(const void *a, const void *b)
 {
-	const struct cand *x = a, *y = b;
+	const struct cand_key *x = a, *y = b;
 
-	if (x->c.fsblk != y->c.fsblk)
-		return x->c.fsblk < y->c.fsblk ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
+	if (x->fsblk != y->fsblk)
+		return x->fsblk < y->fsblk ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -138,8 +136,8 @@ static errcode_t plan_window(struct e4_plan *p)
 	struct e4_replay_result *res = &p->res;
 	struct e4_revoke_table *rt = NULL;
 	struct cand *c = NULL;
+	struct cand_key *key = NULL;
 	size_t i, k, n = 0, total = 0;
-	uint64_t seq = 0;
 	errcode_t retval;
 	int why;
 
@@ -150,6 +148,9 @@ static errcode_t plan_window(struct e4_plan *p)
 		return retval;
 	res->nrevoke_blocks = e4_revoke_count(rt);
 	retval = ext2fs_get_array(total ? total : 1, sizeof(*c), &c);
+	if (!retval)
+		retval = ext2fs_get_array(total ? total : 1, sizeof(*key),
+					  &key);
 	if (retval)
 		goto out;
 
@@ -181,35 +182,37 @@ static errcode_t plan_window(struct e4_plan *p)
 			}
 			g->fate = E4_TAG_REPLAY;
 			copy_of(g, t->tid, &c[n].c);
-			c[n].seq = seq++;
 			c[n].tag = g;
+			key[n].fsblk = g->fsblk;
+			key[n].seq = n;
 			n++;
 		}
 	}
 	if (res->nbad_csum || res->nbad_block)
 		res->corrupt = 1;
 
-	/* Newest surviving copy of each block wins. */
-	xsort(c, n, sizeof(*c), cmp_fsblk_seq);
-	for (i = 0, k = 0; i < n; i++) {
-		if (i + 1 < n && c[i + 1].c.fsblk == c[i].c.fsblk) {
-			c[i].tag->fate = E4_TAG_SUPERSEDED;
+	/* Newest surviving copy of each block wins; the winners stay in
+	 * log order. */
+	xsort(key, n, sizeof(*key), cmp_fsblk_seq);
+	for (i = 0, k = n; i + 1 < n; i++)
+		if (key[i + 1].fsblk == key[i].fsblk) {
+			c[key[i].seq].tag->fate = E4_TAG_SUPERSEDED;
+			c[key[i].seq].tag = NULL;
 			res->nsuperseded++;
-			continue;
+			k--;
 		}
-		c[k++] = c[i];
-	}
-	n = k;
-	xsort(c, n, sizeof(*c), cmp_seq);
-	res->nwritten = n;
-	retval = ext2fs_get_array(n ? n : 1, sizeof(*p->final), &p->final);
+	res->nwritten = k;
+	retval = ext2fs_get_array(k ? k : 1, sizeof(*p->final), &p->final);
 	if (retval)
 		goto out;
-	for (i = 0; i < n; i++)
-		p->final[i] = c[i].c;
+	for (i = 0, k = 0; i < n; i++)
+		if (c[i].tag)
+			p->final[k++] = c[i].c;
+	n = k;
 	p->nfinal = n;
 out:
 	ext2fs_free_mem(&c);
+	ext2fs_free_mem(&key);
 	e4_revoke_free(rt);
 	return retval;
 }

@@ -19,7 +19,9 @@
 
 #include "e4.h"
 
-#define CHUNK_BYTES	(8U << 20)	/* journal read / fs write batch */
+#define CHUNK_BYTES	(1U << 20)	/* journal read / fs write batch: 1 MiB
+					 * stays in the cpu cache between the
+					 * read and the writes (8 MiB: +15% cpu) */
 
 /*
  * A copy replay reads: a tag to write (fate E4_TAG_REPLAY) or whose
