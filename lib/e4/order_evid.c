@@ -42,22 +42,35 @@ static int acopy_src_cmp(const void *a, const void *b)
 }
 
 /*
- * 64-bit content hash of a block (multiply-xorshift over 64-bit words).
+ * 64-bit content hash of a block (multiply-xorshift over 64-bit words, in
+ * four independent lanes so the multiplies overlap, folded at the end).
  * Not a CRC: metadata_csum blocks carry their own crc32c, which makes any
  * CRC of them collide (the CRC of a message followed by its CRC is a
  * constant).
  */
 static uint64_t block_hash(const unsigned char *b, unsigned int bs)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL, w;
-	unsigned int i;
+	const uint64_t k = 0xff51afd7ed558ccdULL;
+	uint64_t h[4] = { 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL,
+			  0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL }, w;
+	unsigned int i, l;
 
-	for (i = 0; i + 8 <= bs; i += 8) {
+	for (i = 0; i + 32 <= bs; i += 32)
+		for (l = 0; l < 4; l++) {
+			memcpy(&w, b + i + 8 * l, 8);
+			h[l] = (h[l] ^ w) * k;
+			h[l] ^= h[l] >> 29;
+		}
+	for (; i + 8 <= bs; i += 8) {
 		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
+		h[0] = (h[0] ^ w) * k;
+		h[0] ^= h[0] >> 29;
 	}
-	return h;
+	for (l = 1; l < 4; l++) {
+		h[0] = (h[0] ^ h[l]) * k;
+		h[0] ^= h[0] >> 29;
+	}
+	return h[0];
 }
 
 /*

@@ -393,13 +393,46 @@ static errcode_t tx_copies(const struct e4_plan *p, const struct e4_jtrans *tr,
 	return 0;
 }
 
+/* Room for @n entries in the state's map (doubling: no copy per step). */
+static errcode_t ents_room(struct e4_state *st, size_t n)
+{
+	size_t na = st->alloc ? st->alloc : 64;
+	errcode_t retval;
+
+	if (n <= st->alloc)
+		return 0;
+	while (na < n)
+		na *= 2;
+	retval = ext2fs_resize_array(sizeof(*st->ents), st->alloc, na,
+				     &st->ents);
+	if (!retval)
+		st->alloc = na;
+	return retval;
+}
+
+/* Index of the first entry of ents[0..n) at or after @fsblk. */
+static size_t ents_find(const struct e4_copy *e, size_t n, blk64_t fsblk)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].fsblk < fsblk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 errcode_t e4_state_advance(struct e4_state *st)
 {
 	const struct e4_plan *p = st->plan;
 	const struct e4_jtrans *tr;
 	struct copy_idx *t = NULL;
 	blk64_t *rev = NULL;
-	size_t nt = 0, nr = 0, a, b, m = 0, r = 0;
+	size_t nt = 0, nr = 0, a, b, m, ins = 0, w, i, r;
 	errcode_t retval;
 
 	if (st->k >= p->ntx)
@@ -416,32 +449,56 @@ errcode_t e4_state_advance(struct e4_state *st)
 		nr = tr->nrevokes;
 		xsort(rev, nr, sizeof(*rev), blk_cmp);
 	}
-	retval = spare_room(st, st->n + nt);
+	/* Tk's newest copy of each block (the last of equal blocks). */
+	for (a = 0, m = 0; a < nt; a++)
+		if (a + 1 == nt || t[a + 1].c.fsblk != t[a].c.fsblk)
+			t[m++] = t[a];
+	nt = m;
+	for (b = 0; b < nt; b++) {
+		i = ents_find(st->ents, st->n, t[b].c.fsblk);
+		ins += i == st->n || st->ents[i].fsblk != t[b].c.fsblk;
+	}
+	retval = ents_room(st, st->n + ins);
 	if (retval)
 		goto out;
-	/* Merge; Tk's newest copy wins; a revoke of Tk cancels every copy
-	 * of its block (all have tids <= Tk's). */
-	for (a = 0, b = 0; a < st->n || b < nt;) {
-		const struct e4_copy *e;
-
-		if (b + 1 < nt && t[b + 1].c.fsblk == t[b].c.fsblk) {
-			b++;	/* a later tag of Tk for the same block */
+	/*
+	 * Merge in place from the top: Tk's copy replaces the one before;
+	 * entries move only above the lowest new block (a transaction's
+	 * new blocks mostly lie above the map's: little moves).
+	 */
+	a = st->n;
+	w = st->n + ins;
+	for (b = nt; b > 0 && w != a; ) {
+		if (a && st->ents[a - 1].fsblk > t[b - 1].c.fsblk) {
+			st->ents[--w] = st->ents[--a];
 			continue;
 		}
-		if (b >= nt || (a < st->n && st->ents[a].fsblk < t[b].c.fsblk)) {
-			e = &st->ents[a++];
-		} else {
-			if (a < st->n && st->ents[a].fsblk == t[b].c.fsblk)
-				a++;
-			e = &t[b++].c;
-		}
-		while (r < nr && rev[r] < e->fsblk)
-			r++;
-		if (r < nr && rev[r] == e->fsblk)
-			continue;
-		st->spare[m++] = *e;
+		if (a && st->ents[a - 1].fsblk == t[b - 1].c.fsblk)
+			a--;
+		st->ents[--w] = t[--b].c;
 	}
-	spare_swap(st, m);
+	for (; b > 0; b--)	/* no new block below: replacements only */
+		st->ents[ents_find(st->ents, a, t[b - 1].c.fsblk)] =
+			t[b - 1].c;
+	st->n += ins;
+	/* A revoke of Tk cancels every copy of its block (all have tids
+	 * <= Tk's). */
+	for (r = 0, w = 0, a = 0; r < nr; r++) {
+		i = ents_find(st->ents, st->n, rev[r]);
+		if (i == st->n || st->ents[i].fsblk != rev[r] || i < a)
+			continue;
+		if (w != a)
+			memmove(st->ents + w, st->ents + a,
+				(i - a) * sizeof(*st->ents));
+		w += i - a;
+		a = i + 1;
+	}
+	if (a) {
+		if (w != a)
+			memmove(st->ents + w, st->ents + a,
+				(st->n - a) * sizeof(*st->ents));
+		st->n -= a - w;
+	}
 	st->k++;
 out:
 	ext2fs_free_mem(&t);
