@@ -339,6 +339,9 @@ struct e4_jtag {
 					 * E4_CSUM_PENDING not read yet */
 	int		fate;		/* enum e4_tag_fate, set by
 					 * e4_plan_build() */
+	int		hashed;		/* hash set (E4_SCANF_HASH) */
+	uint64_t	hash;		/* e4_jblock_hash() of the copy as
+					 * replay writes it (unescaped) */
 };
 
 /* e4_jtag.csum_ok of a v2/v3 tag whose copy E4_SCANF_DEFER_CSUM left
@@ -447,6 +450,8 @@ struct e4_jscan {
 
 /* Flags for e4_journal_scan(). */
 #define E4_SCANF_UPTO		0x1	/* stop after committed tid @upto */
+#define E4_SCANF_HASH		0x4	/* also e4_jblock_hash() every copy
+					 * it reads (e4_jtag.hash) */
 #define E4_SCANF_DEFER_CSUM	0x2	/* v2/v3 without COMPAT_CHECKSUM:
 					 * leave the data blocks unread,
 					 * their tags E4_CSUM_PENDING, for
@@ -611,6 +616,16 @@ int e4_jblock_escape(void *blk);
  * the magic back (fs/jbd2/recovery.c do_one_pass(), PASS_REPLAY).
  */
 void e4_jblock_unescape(void *blk, int escaped);
+
+/*
+ * e4_jblock_hash() - 64-bit content hash of block @blk (@bs bytes) as
+ * replay writes it (@escaped: a logged copy whose tag had
+ * JBD2_FLAG_ESCAPE, hashed with JBD2_MAGIC back in its first 4 bytes):
+ * multiply-xorshift over 64-bit words in four lanes.  Not a CRC: a block
+ * carrying its own crc32c makes any CRC of it a constant.  For comparing
+ * blocks (the ordering check's ahead blocks), never stored.
+ */
+uint64_t e4_jblock_hash(const void *blk, unsigned int bs, int escaped);
 
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */

@@ -25,6 +25,7 @@ struct acopy {
 	blk64_t		fsblk, src;
 	uint64_t	hash;		/* of the unescaped copy */
 	uint32_t	flags;
+	int		hashed;		/* hash from the scan: not read */
 };
 
 static int acopy_cmp(const void *a, const void *b)
@@ -39,38 +40,6 @@ static int acopy_src_cmp(const void *a, const void *b)
 	const struct acopy *x = a, *y = b;
 
 	return x->src < y->src ? -1 : x->src > y->src;
-}
-
-/*
- * 64-bit content hash of a block (multiply-xorshift over 64-bit words, in
- * four independent lanes so the multiplies overlap, folded at the end).
- * Not a CRC: metadata_csum blocks carry their own crc32c, which makes any
- * CRC of them collide (the CRC of a message followed by its CRC is a
- * constant).
- */
-static uint64_t block_hash(const unsigned char *b, unsigned int bs)
-{
-	const uint64_t k = 0xff51afd7ed558ccdULL;
-	uint64_t h[4] = { 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL,
-			  0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL }, w;
-	unsigned int i, l;
-
-	for (i = 0; i + 32 <= bs; i += 32)
-		for (l = 0; l < 4; l++) {
-			memcpy(&w, b + i + 8 * l, 8);
-			h[l] = (h[l] ^ w) * k;
-			h[l] ^= h[l] >> 29;
-		}
-	for (; i + 8 <= bs; i += 8) {
-		memcpy(&w, b + i, 8);
-		h[0] = (h[0] ^ w) * k;
-		h[0] ^= h[0] >> 29;
-	}
-	for (l = 1; l < 4; l++) {
-		h[0] = (h[0] ^ h[l]) * k;
-		h[0] ^= h[0] >> 29;
-	}
-	return h[0];
 }
 
 /*
@@ -101,14 +70,19 @@ errcode_t ord_find_ahead(struct ctx *c)
 				continue;
 			a[n].fsblk = tg->fsblk;
 			a[n].flags = tg->flags;
-			a[n].hash = 0;
+			a[n].hash = tg->hash;
+			a[n].hashed = tg->hashed;	/* by the scan */
 			n++;
 		}
 	/* Hash the copies, reading runs of the journal. */
 	xsort(a, n, sizeof(*a), acopy_src_cmp);
 	for (i = 0; i < n; i = g) {
+		if (a[i].hashed) {
+			g = i + 1;
+			continue;
+		}
 		for (g = i + 1; g < n && g - i < CHUNK_BLOCKS &&
-		     a[g].src == a[g - 1].src + 1; g++)
+		     !a[g].hashed && a[g].src == a[g - 1].src + 1; g++)
 			;
 		/* an unread copy or image block leaves "ahead" unknown:
 		 * the check fails rather than miss it */
@@ -119,8 +93,8 @@ errcode_t ord_find_ahead(struct ctx *c)
 		for (t = i; t < g; t++) {
 			unsigned char *b = c->buf + (t - i) * c->bs;
 
-			e4_jblock_unescape(b, a[t].flags & JBD2_FLAG_ESCAPE);
-			a[t].hash = block_hash(b, c->bs);
+			a[t].hash = e4_jblock_hash(b, c->bs,
+					a[t].flags & JBD2_FLAG_ESCAPE);
 		}
 	}
 	/* Hash the image copies, reading runs of the fs. */
@@ -140,8 +114,8 @@ errcode_t ord_find_ahead(struct ctx *c)
 			goto out;
 		for (u = i; u < g; ) {
 			blk64_t b = a[u].fsblk;
-			uint64_t h = block_hash(c->buf + (b - first) * c->bs,
-						c->bs);
+			uint64_t h = e4_jblock_hash(c->buf +
+					(b - first) * c->bs, c->bs, 0);
 			int eq = 0;
 
 			for (; u < g && a[u].fsblk == b; u++)

@@ -207,55 +207,81 @@ static errcode_t ovl_set_blksize(io_channel channel, int blksize)
 	return 0;
 }
 
+/* Bytes [@off, @off + @len) of the image below; a failure inside the
+ * image is kept (not a garbage pointer past the end). */
+static errcode_t backing_read(e4_overlay_t ov, uint64_t off, uint64_t len,
+			      void *buf)
+{
+	errcode_t retval = e4_chan_pread(ov->backing, off, len, buf);
+
+	if (retval && (!ov->limit || off + len <= ov->limit))
+		note(ov, retval);
+	return retval;
+}
+
+/*
+ * The image's bytes with the state's copies over them: the gaps between
+ * mapped blocks from the image, mapped blocks from their copies only (a
+ * block the map covers is not read below).
+ */
 static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
 				int count, void *data)
 {
 	struct ovl_priv *priv = channel->private_data;
 	e4_overlay_t ov = priv->ov;
 	const struct e4_state *st = ov->st;
-	uint64_t off, size, bs = ov->blocksize;
+	uint64_t off, size, end, pos, bs = ov->blocksize;
+	unsigned char *out = data;
 	size_t lo, n = st ? st->n : 0;
 	errcode_t retval;
 
 	size = count < 0 ? (uint64_t)-(int64_t)count :
 		(uint64_t)count * channel->block_size;
 	off = block * (uint64_t)channel->block_size;
-	retval = e4_chan_pread(ov->backing, off, size, data);
-	if (retval && (!ov->limit || off + size <= ov->limit))
-		note(ov, retval);	/* not a garbage pointer past the end */
-	if (retval || !n || !size)
-		return retval;
+	if (!n || !size)
+		return backing_read(ov, off, size, data);
+	end = off + size;
 	/* First map entry at or after the fs block holding @off. */
-	for (lo = e4_state_find(st, off / bs);
-	     lo < n && st->ents[lo].fsblk <= (off + size - 1) / bs;) {
-		const struct e4_copy *e = &st->ents[lo];
-		uint64_t bstart = e->fsblk * bs, from, to;
+	lo = e4_state_find(st, off / bs);
+	for (pos = off; pos < end; ) {
+		const struct e4_copy *e = lo < n ? &st->ents[lo] : NULL;
+		uint64_t bstart = e && e->fsblk < end / bs + 1 ?
+			e->fsblk * bs : end, to;
 		size_t run = 1;
 
+		if (bstart > end)
+			bstart = end;
+		if (bstart > pos) {	/* a gap: the image */
+			retval = backing_read(ov, pos, bstart - pos,
+					      out + (pos - off));
+			if (retval)
+				return retval;
+			pos = bstart;
+			continue;
+		}
 		/* Whole blocks whose copies are contiguous: one read. */
-		if (bstart >= off) {
+		if (bstart == pos) {
 			while (lo + run < n &&
 			       st->ents[lo + run].fsblk == e->fsblk + run &&
 			       st->ents[lo + run].src_blk == e->src_blk + run &&
-			       bstart + (run + 1) * bs <= off + size)
+			       bstart + (run + 1) * bs <= end)
 				run++;
 		}
-		if (bstart >= off && bstart + run * bs <= off + size) {
-			retval = read_copies(ov, e, run,
-					     (unsigned char *)data +
-					     (bstart - off));
+		if (bstart == pos && bstart + run * bs <= end) {
+			retval = read_copies(ov, e, run, out + (pos - off));
 			if (retval)
 				return retval;
+			pos += run * bs;
 			lo += run;
 			continue;
 		}
+		/* Part of a block: its copy, the part wanted. */
 		retval = read_copies(ov, e, 1, priv->tmp);
 		if (retval)
 			return retval;
-		from = bstart > off ? bstart : off;
-		to = bstart + bs < off + size ? bstart + bs : off + size;
-		memcpy((unsigned char *)data + (from - off),
-		       priv->tmp + (from - bstart), to - from);
+		to = bstart + bs < end ? bstart + bs : end;
+		memcpy(out + (pos - off), priv->tmp + (pos - bstart), to - pos);
+		pos = to;
 		lo++;
 	}
 	return 0;

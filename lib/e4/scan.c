@@ -20,7 +20,7 @@
 
 #define CHUNK_BYTES	(8U << 20)	/* largest sequential journal read */
 #define FIRST_CHUNK	(64U << 10)	/* first read; doubles up to CHUNK */
-#define DEFER_CHUNK	(32U << 10)	/* reads with E4_SCANF_DEFER_CSUM: the
+#define DEFER_CHUNK	(8U << 10)	/* reads with E4_SCANF_DEFER_CSUM: the
 					 * descriptor, revoke and commit
 					 * blocks, not the copies between */
 
@@ -97,6 +97,7 @@ struct scanner {
 	blk64_t		*drevs;
 	size_t		dmax;
 	int		defer;		/* E4_SCANF_DEFER_CSUM applies */
+	int		hash;		/* E4_SCANF_HASH */
 };
 
 static blk64_t wrap(const struct e4_jscan *s, blk64_t v)
@@ -316,6 +317,11 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 				if (sc->codec.v2v3)
 					g->csum_ok = e4_jtag_csum_ok(
 						&sc->codec, g, tid, d);
+				if (sc->hash) {
+					g->hash = e4_jblock_hash(d, bs,
+						g->flags & JBD2_FLAG_ESCAPE);
+					g->hashed = 1;
+				}
 			}
 			continue;
 
@@ -600,6 +606,7 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	sc.incompat = j->jsb.feature_incompat;
 	sc.compat = j->jsb.feature_compat;
 	e4_jcodec_init(&sc.codec, &j->jsb, bs);
+	sc.hash = !!(flags & E4_SCANF_HASH);
 	sc.defer = (flags & E4_SCANF_DEFER_CSUM) && sc.codec.v2v3 &&
 		!(sc.compat & JBD2_FEATURE_COMPAT_CHECKSUM);
 	s->start_tid = j->jsb.sequence;

@@ -261,7 +261,8 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	defer = !r->dry_run && !r->verbose && !r->check_order &&
 		!r->upto_set;
 	retval = e4_journal_scan(j, (r->upto_set ? E4_SCANF_UPTO : 0) |
-				 (defer ? E4_SCANF_DEFER_CSUM : 0), r->upto,
+				 (defer ? E4_SCANF_DEFER_CSUM : 0) |
+				 (r->check_order ? E4_SCANF_HASH : 0), r->upto,
 				 scan);
 	/* Nothing replayed after all (e4s_replay_decide() refuses or plans
 	 * only): the report needs every checksum now. */
