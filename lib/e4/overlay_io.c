@@ -38,9 +38,20 @@ struct e4_overlay {
 	char			name[48];
 };
 
+#define OVL_CACHE	64	/* single-block reads kept per channel */
+
 struct ovl_priv {
 	e4_overlay_t	ov;
 	unsigned char	*tmp;		/* one fs block */
+	/*
+	 * The last single fs-block reads, direct mapped by block number:
+	 * libext2fs reads an inode table block once per inode of it, and
+	 * the overlay has no block cache below.  Valid for the state
+	 * (st->k) they were read in.
+	 */
+	unsigned char	*cache;		/* OVL_CACHE blocks */
+	blk64_t		cblk[OVL_CACHE];	/* block + 1; 0 empty */
+	size_t		ck;		/* st->k of the cached blocks */
 };
 
 errcode_t e4_chan_pread(io_channel io, uint64_t off, uint64_t len, void *buf)
@@ -165,6 +176,9 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 		goto fail;
 	priv->ov = ov;
 	retval = ext2fs_get_mem(ov->blocksize, &priv->tmp);
+	if (!retval)
+		retval = ext2fs_get_mem((size_t)OVL_CACHE * ov->blocksize,
+					&priv->cache);
 	if (retval)
 		goto fail;
 	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
@@ -179,8 +193,10 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 	*channel = io;
 	return 0;
 fail:
-	if (priv)
+	if (priv) {
 		ext2fs_free_mem(&priv->tmp);
+		ext2fs_free_mem(&priv->cache);
+	}
 	ext2fs_free_mem(&priv);
 	ext2fs_free_mem(&io);
 	return retval;
@@ -193,6 +209,7 @@ static errcode_t ovl_close(io_channel channel)
 	if (--channel->refcount > 0)
 		return 0;
 	ext2fs_free_mem(&priv->tmp);
+	ext2fs_free_mem(&priv->cache);
 	ext2fs_free_mem(&priv);
 	ext2fs_free_mem(&channel->name);
 	ext2fs_free_mem(&channel);
@@ -224,8 +241,8 @@ static errcode_t backing_read(e4_overlay_t ov, uint64_t off, uint64_t len,
  * mapped blocks from the image, mapped blocks from their copies only (a
  * block the map covers is not read below).
  */
-static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
-				int count, void *data)
+static errcode_t ovl_read_map(io_channel channel, unsigned long long block,
+			     int count, void *data)
 {
 	struct ovl_priv *priv = channel->private_data;
 	e4_overlay_t ov = priv->ov;
@@ -284,6 +301,35 @@ static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
 		pos = to;
 		lo++;
 	}
+	return 0;
+}
+
+static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
+				int count, void *data)
+{
+	struct ovl_priv *priv = channel->private_data;
+	e4_overlay_t ov = priv->ov;
+	size_t k = ov->st ? ov->st->k : 0, x;
+	unsigned char *c;
+	errcode_t retval;
+
+	if (count != 1 || (unsigned int)channel->block_size != ov->blocksize)
+		return ovl_read_map(channel, block, count, data);
+	if (priv->ck != k) {	/* another state: forget */
+		memset(priv->cblk, 0, sizeof(priv->cblk));
+		priv->ck = k;
+	}
+	x = block % OVL_CACHE;
+	c = priv->cache + x * ov->blocksize;
+	if (priv->cblk[x] != block + 1) {
+		retval = ovl_read_map(channel, block, 1, c);
+		if (retval) {
+			priv->cblk[x] = 0;
+			return retval;
+		}
+		priv->cblk[x] = block + 1;
+	}
+	memcpy(data, c, ov->blocksize);
 	return 0;
 }
 
