@@ -18,7 +18,8 @@
 #include "e4.h"
 #include "e4_int.h"
 
-#define CHUNK_BYTES	(8U << 20)	/* largest sequential journal read */
+#define CHUNK_BYTES	(1U << 20)	/* largest sequential journal read (cache
+					 * warm for the checksums after it) */
 #define FIRST_CHUNK	(64U << 10)	/* first read; doubles up to CHUNK */
 #define DEFER_CHUNK	(8U << 10)	/* reads with E4_SCANF_DEFER_CSUM: the
 					 * descriptor, revoke and commit
