@@ -53,7 +53,7 @@ errcode_t ord_find_ahead(struct ctx *c)
 {
 	const struct e4_jscan *s = c->scan;
 	struct acopy *a = NULL;
-	size_t n = 0, na = 0, i, t, g, aa = 0;
+	size_t n = 0, na = 0, i, t, g, aa = 0, unhashed = 0;
 	errcode_t retval = 0;
 
 	for (i = 0; i < s->ncommitted; i++)
@@ -74,11 +74,13 @@ errcode_t ord_find_ahead(struct ctx *c)
 			a[n].flags = tg->flags;
 			a[n].hash = tg->hash;
 			a[n].hashed = tg->hashed;	/* by the scan */
+			unhashed += !tg->hashed;
 			n++;
 		}
-	/* Hash the copies, reading runs of the journal. */
-	xsort(a, n, sizeof(*a), acopy_src_cmp);
-	for (i = 0; i < n; i = g) {
+	/* Hash the copies the scan did not, reading runs of the journal. */
+	if (unhashed)
+		xsort(a, n, sizeof(*a), acopy_src_cmp);
+	for (i = 0; i < n && unhashed; i = g) {
 		if (a[i].hashed) {
 			g = i + 1;
 			continue;
