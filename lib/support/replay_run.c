@@ -265,10 +265,13 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 				 (r->check_order ? E4_SCANF_HASH : 0), r->upto,
 				 scan);
 	/* Nothing replayed after all (e4s_replay_decide() refuses or plans
-	 * only): the report needs every checksum now. */
+	 * only, or e4_plan_replay() refuses a read-only target): the report
+	 * needs every checksum now. */
 	if (!retval && (*scan)->ncsum_pending &&
 	    ((*scan)->fail || (*scan)->fc_live || !(*scan)->start_jblk ||
-	     !e4s_needs_recovery(j->fs)))
+	     !e4s_needs_recovery(j->fs) ||
+	     (!r->output && (!(j->flags & E4_JOURNAL_RW) ||
+			     !(j->fs->flags & EXT2_FLAG_RW)))))
 		retval = e4_jscan_check_tags(j, *scan);
 	if (!retval)
 		retval = e4_plan_build(j, *scan, plan);
