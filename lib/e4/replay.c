@@ -352,6 +352,13 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_plan_replay(const struct e4_plan *p,
 			 struct e4_replay_result *res)
 {
+	return e4_plan_replay_fc(p, NULL, res);
+}
+
+errcode_t e4_plan_replay_fc(const struct e4_plan *p,
+			    struct e4_fc_state *fcst,
+			    struct e4_replay_result *res)
+{
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
 	unsigned char sbuf[SUPERBLOCK_SIZE];
@@ -366,7 +373,7 @@ errcode_t e4_plan_replay(const struct e4_plan *p,
 	if (p->scan->fail)
 		return p->scan->fail;
 
-	/* 1. the blocks, flushed */
+	/* 1. the blocks, flushed; then the fast commits' (fc_state.c) */
 	retval = write_blocks(p, res, &recheck);
 	if (!retval && recheck) {
 		/*
@@ -391,6 +398,8 @@ errcode_t e4_plan_replay(const struct e4_plan *p,
 	}
 	if (!retval)
 		retval = io_channel_flush(fs->io);
+	if (!retval && fcst)
+		retval = e4_fc_state_write(fcst, fs->io);
 	if (retval)
 		goto out;
 
