@@ -338,10 +338,19 @@ struct e4_jtag {
 	blk64_t		jblk;		/* jblock holding the logged copy */
 	uint32_t	flags;		/* JBD2_FLAG_* */
 	uint32_t	csum;		/* stored tag checksum (v2: low 16 bits) */
-	int		csum_ok;	/* 1 ok, 0 mismatch, -1 not checksummed */
+	int		csum_ok;	/* 1 ok, 0 mismatch, -1 not checksummed,
+					 * E4_CSUM_PENDING not read yet */
 	int		fate;		/* enum e4_tag_fate, set by
 					 * e4_plan_build() */
+	int		hashed;		/* hash set (E4_SCANF_HASH) */
+	uint64_t	hash;		/* e4_jblock_hash() of the copy as
+					 * replay writes it (unescaped) */
 };
+
+/* e4_jtag.csum_ok of a v2/v3 tag whose copy E4_SCANF_DEFER_CSUM left
+ * unread: e4_plan_replay() checks it while reading the copy, or
+ * e4_jscan_check_tags() does.  The plan takes it as good until then. */
+#define E4_CSUM_PENDING	2
 
 /* What replay does with one tag (e4_jtag.fate). */
 enum e4_tag_fate {
@@ -441,6 +450,7 @@ struct e4_jscan {
 	uint32_t	fc_head_tid;	/* tid of that HEAD tag, if any */
 	int		upto_set;	/* the scan was given an upto tid */
 	uint32_t	upto;
+	uint64_t	ncsum_pending;	/* tags left E4_CSUM_PENDING */
 	struct e4_fcscan *fc;		/* fc.c: the fast-commit area scanned
 					 * for end_tid (NULL: no fast-commit
 					 * feature, empty log, or a failed
@@ -449,6 +459,13 @@ struct e4_jscan {
 
 /* Flags for e4_journal_scan(). */
 #define E4_SCANF_UPTO		0x1	/* stop after committed tid @upto */
+#define E4_SCANF_HASH		0x4	/* also e4_jblock_hash() every copy
+					 * it reads (e4_jtag.hash) */
+#define E4_SCANF_DEFER_CSUM	0x2	/* v2/v3 without COMPAT_CHECKSUM:
+					 * leave the data blocks unread,
+					 * their tags E4_CSUM_PENDING, for
+					 * e4_plan_replay() to check in its
+					 * one read of the log */
 
 /*
  * e4_journal_scan() - the kernel's PASS_SCAN (fs/jbd2/recovery.c
@@ -475,6 +492,16 @@ struct e4_jscan {
  */
 errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 			  struct e4_jscan **ret);
+
+/*
+ * e4_jscan_check_tags() - check the tag checksum of every tag of @scan
+ * (of journal @j) that E4_SCANF_DEFER_CSUM left E4_CSUM_PENDING, reading
+ * the copies in sorted runs of up to 8 MiB, as the scan would have: an
+ * unreadable copy fails its checksum.  Recounts nbad_tag_csum and
+ * corrupt as the scan does; tag fates are not touched (build the plan
+ * again).  Returns 0 or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *scan);
 
 /* e4_jscan_free() - release a scan (NULL is fine). */
 void e4_jscan_free(struct e4_jscan *scan);
@@ -598,6 +625,16 @@ int e4_jblock_escape(void *blk);
  * the magic back (fs/jbd2/recovery.c do_one_pass(), PASS_REPLAY).
  */
 void e4_jblock_unescape(void *blk, int escaped);
+
+/*
+ * e4_jblock_hash() - 64-bit content hash of block @blk (@bs bytes) as
+ * replay writes it (@escaped: a logged copy whose tag had
+ * JBD2_FLAG_ESCAPE, hashed with JBD2_MAGIC back in its first 4 bytes):
+ * multiply-xorshift over 64-bit words in four lanes.  Not a CRC: a block
+ * carrying its own crc32c makes any CRC of it a constant.  For comparing
+ * blocks (the ordering check's ahead blocks), never stored.
+ */
+uint64_t e4_jblock_hash(const void *blk, unsigned int bs, int escaped);
 
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */

@@ -518,8 +518,8 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 			  struct e4_order_tx *tx)
 {
 	blk64_t *cand = NULL, *left = NULL;
-	int *expl = NULL;
-	size_t ncand = 0, nleft = 0, i, pend_from = c->npend;
+	int *expl = NULL, bad;
+	size_t ncand = 0, nleft = 0, i, run, pend_from = c->npend;
 	unsigned int ipb = c->bs / EXT2_INODE_SIZE(cur->fs->super);
 	struct imap a, p;
 	errcode_t retval = 0;
@@ -575,16 +575,35 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		if (retval)
 			goto out;
 	}
-	for (i = 0, nleft = 0; i < ncand; i++) {
+	for (i = 0, nleft = 0; i < ncand; i += run) {
+		size_t b;
+
+		/* runs of consecutive unexplained blocks: one read (a run
+		 * that fails is read block by block) */
+		for (run = 1; !expl[i] && i + run < ncand &&
+		     run < CHUNK_BLOCKS && !expl[i + run] &&
+		     cand[i + run] == cand[i] + run; run++)
+			;
 		if (expl[i])
 			continue;
-		if (ext2fs_has_feature_extents(cur->fs->super)) {
-			if (io_channel_read_blk64(cur->fs->io, cand[i], 1,
-						  c->buf) ||
-			    e4_le16(c->buf) != EXT3_EXT_MAGIC)
-				continue;
+		if (!ext2fs_has_feature_extents(cur->fs->super)) {
+			for (b = 0; b < run; b++)
+				left[nleft++] = cand[i + b];
+			continue;
 		}
-		left[nleft++] = cand[i];
+		bad = run > 1 && io_channel_read_blk64(cur->fs->io, cand[i],
+						       (int)run, c->buf);
+		for (b = 0; b < run; b++) {
+			unsigned char *d = c->buf + (run > 1 && !bad ?
+						     b * c->bs : 0);
+
+			if ((run == 1 || bad) &&
+			    io_channel_read_blk64(cur->fs->io, cand[i + b], 1,
+						  d))
+				continue;
+			if (e4_le16(d) == EXT3_EXT_MAGIC)
+				left[nleft++] = cand[i + b];
+		}
 	}
 	if (nleft)
 		retval = find_owners(c, prev, cur, tx, left, nleft, &a, &p);

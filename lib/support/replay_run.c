@@ -340,10 +340,28 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 		    struct e4_plan **plan)
 {
 	errcode_t retval;
+	int defer;
 
 	*plan = NULL;
-	retval = e4_journal_scan(j, r->upto_set ? E4_SCANF_UPTO : 0, r->upto,
+	/* A plain replay checks the tag checksums in its one read of the
+	 * log (E4_SCANF_DEFER_CSUM); -n, -v and the check show them. */
+	defer = !r->dry_run && !r->verbose && !r->check_order &&
+		!r->upto_set;
+	retval = e4_journal_scan(j, (r->upto_set ? E4_SCANF_UPTO : 0) |
+				 (defer ? E4_SCANF_DEFER_CSUM : 0) |
+				 (r->check_order ? E4_SCANF_HASH : 0), r->upto,
 				 scan);
+	/* Nothing replayed after all (e4s_replay_decide() refuses or plans
+	 * only, or e4_plan_replay() refuses a read-only target), or fast
+	 * commits to replay on S_n (fc_state.c builds it from the plan): the
+	 * report and S_n need every checksum now. */
+	if (!retval && (*scan)->ncsum_pending &&
+	    ((*scan)->fail || (*scan)->fc_live || (*scan)->fc ||
+	     !(*scan)->start_jblk ||
+	     !e4s_needs_recovery(j->fs) ||
+	     (!r->output && (!(j->flags & E4_JOURNAL_RW) ||
+			     !(j->fs->flags & EXT2_FLAG_RW)))))
+		retval = e4_jscan_check_tags(j, *scan);
 	if (!retval)
 		retval = e4_plan_build(j, *scan, plan);
 	if (!retval)
