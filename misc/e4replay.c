@@ -21,6 +21,7 @@
 #include "e4.h"
 #include "e4replay.h"
 #include "replay_order.h"
+#include "replay_stats.h"
 
 static const char *prog = "e4replay";
 
@@ -29,7 +30,9 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: %s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
 		"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
-		"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n", prog);
+		"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n"
+		"       %s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
+		"IMAGE\n", prog, prog);
 	exit(E4R_EXIT_USAGE);
 }
 
@@ -362,6 +365,8 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
+	if (e4replay_is_stats(argc, argv))		/* replay_stats.c */
+		return e4replay_stats_main(argc, argv);
 	if (e4replay_is_check_order(argc, argv)) {	/* replay_order.c */
 		order_rc = e4replay_order_main(argc, argv, &argc, &argv);
 		if (!argc)
