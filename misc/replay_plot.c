@@ -227,58 +227,88 @@ static void timeline(cairo_t *cr, const struct e4_jstats *live,
 		       "replayed)", 0.35, 0.35, 0.35, 0);
 }
 
-static void histogram(cairo_t *cr, const struct e4_jstats *st,
-		      const char *which)
+/* The interval histogram's buckets of @st: < 0, 0, (0,1), 1-2, ... */
+static unsigned int buckets(const struct e4_jstats *st, unsigned int upto,
+			    uint64_t *count)
 {
 	const struct e4_jstat_hist *h = &st->hist_interval;
-	uint64_t count[E4_JSTAT_BUCKETS + 3], most = 1;
-	char label[E4_JSTAT_BUCKETS + 3][24], b[64];
 	unsigned int n = 0, k;
+
+	count[n++] = h->negative;
+	count[n++] = h->zero;
+	count[n++] = h->below_one;
+	for (k = 0; k < upto; k++)
+		count[n++] = k < h->nbuckets ? h->bucket[k] : 0;
+	return n;
+}
+
+/* Bars of the interval histogram: @live's, and @old's beside them. */
+static void histogram(cairo_t *cr, const struct e4_jstats *live,
+		      const struct e4_jstats *old)
+{
+	uint64_t lc[E4_JSTAT_BUCKETS + 3], oc[E4_JSTAT_BUCKETS + 3], most = 1;
+	unsigned int n, k, upto = 1, sets = old ? 2 : 1, m;
+	char b[64];
 	double bw, x, y;
 
-	snprintf(label[n], 24, "< 0");
-	count[n++] = h->negative;
-	snprintf(label[n], 24, "0");
-	count[n++] = h->zero;
-	snprintf(label[n], 24, "(0,1)");
-	count[n++] = h->below_one;
-	for (k = 0; k < h->nbuckets || k < 1; k++) {
-		snprintf(label[n], 24, "%" PRIu64 "-%" PRIu64,
-			 (uint64_t)1 << k, (uint64_t)2 << k);
-		count[n++] = h->bucket[k];
+	if (live->hist_interval.nbuckets > upto)
+		upto = live->hist_interval.nbuckets;
+	if (old && old->hist_interval.nbuckets > upto)
+		upto = old->hist_interval.nbuckets;
+	n = buckets(live, upto, lc);
+	if (old)
+		buckets(old, upto, oc);
+	for (k = 0; k < n; k++) {
+		most = lc[k] > most ? lc[k] : most;
+		if (old)
+			most = oc[k] > most ? oc[k] : most;
 	}
-	for (k = 0; k < n; k++)
-		most = count[k] > most ? count[k] : most;
 	frame(cr, H_TOP, H_BOT);
 	y_axis(cr, H_TOP, H_BOT, most * 1.15, "commit intervals");
 	bw = (RIGHT - LEFT) / n;
 	for (k = 0; k < n; k++) {
-		x = LEFT + k * bw;
-		y = H_BOT - count[k] / (most * 1.15) * (H_BOT - H_TOP);
+		for (m = 0; m < sets; m++) {
+			uint64_t c = m ? oc[k] : lc[k];
+			double w = bw * 0.76 / sets;
+
+			x = LEFT + k * bw + bw * 0.12 + m * w;
+			y = H_BOT - c / (most * 1.15) * (H_BOT - H_TOP);
+			if (m)
+				cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+			else if (k == 0)
+				cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+			else
+				cairo_set_source_rgb(cr, 0.12, 0.4, 0.75);
+			cairo_rectangle(cr, x, y, w, H_BOT - y);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			snprintf(b, sizeof(b), "%" PRIu64, c);
+			text_at(cr, x + w / 2, y - 4, sets > 1 ? 8 : 10, b,
+				0.5);
+		}
 		if (k == 0)
-			cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+			snprintf(b, sizeof(b), "< 0");
+		else if (k == 1)
+			snprintf(b, sizeof(b), "0");
+		else if (k == 2)
+			snprintf(b, sizeof(b), "(0,1)");
 		else
-			cairo_set_source_rgb(cr, 0.12, 0.4, 0.75);
-		cairo_rectangle(cr, x + bw * 0.12, y, bw * 0.76, H_BOT - y);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		snprintf(b, sizeof(b), "%" PRIu64, count[k]);
-		text_at(cr, x + bw / 2, y - 4, 10, b, 0.5);
-		text_at(cr, x + bw / 2, H_BOT + 15, n > 16 ? 8 : 10,
-			label[k], 0.5);
+			snprintf(b, sizeof(b), "%" PRIu64 "-%" PRIu64,
+				 (uint64_t)1 << (k - 3), (uint64_t)2 << (k - 3));
+		text_at(cr, LEFT + k * bw + bw / 2, H_BOT + 15,
+			n > 16 ? 8 : 10, b, 0.5);
 	}
-	snprintf(b, sizeof(b), "interval between consecutive commits, ms "
-		 "(log2 buckets)%s", which);
-	text_at(cr, (LEFT + RIGHT) / 2, H_BOT + 34, 12, b, 0.5);
+	text_at(cr, (LEFT + RIGHT) / 2, H_BOT + 34, 12, old ?
+		"interval between consecutive commits, ms (log2 buckets; "
+		"grey: older transactions)" :
+		"interval between consecutive commits, ms (log2 buckets)",
+		0.5);
 }
 
 static void draw(cairo_t *cr, const char *title,
 		 const struct e4_jstats *live, const struct e4_jstats *old,
 		 double off)
 {
-	int use_old = !live->interval_ms.count && old &&
-		old->interval_ms.count;
-
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
 	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
@@ -286,8 +316,7 @@ static void draw(cairo_t *cr, const char *title,
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	text_at(cr, W / 2, 30, 15, title, 0.5);
 	timeline(cr, live, old, off);
-	histogram(cr, use_old ? old : live, use_old ?
-		  ", older transactions" : "");
+	histogram(cr, live, old);
 }
 
 static cairo_status_t put(void *closure, const unsigned char *data,

@@ -1410,8 +1410,8 @@ struct e4_jscan_old {
  * e4_journal_scan_old() - the older transactions still readable in the
  * log of @j after the live log that the scan @s found: the jblocks from
  * the block after the last one of @s's last transaction (the whole log
- * area from s_first when s_start is 0) around the circular log up to
- * s_start.  As `debugfs logdump -O` does, it reads past the point where
+ * area when s_start is 0, from s_head if it is set, else from s_first)
+ * around the circular log up to s_start.  As `debugfs logdump -O` does, it reads past the point where
  * the kernel's do_one_pass() (fs/jbd2/recovery.c) stops, but once around
  * the log only, and it resynchronises: every descriptor, revoke or
  * commit block whose tid is older than s_sequence (wrap-safe) is taken;

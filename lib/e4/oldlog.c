@@ -186,7 +186,11 @@ static errcode_t walk(struct walker *w, const struct e4_jscan *s)
 	size_t n;
 
 	if (!s->start_jblk) {
-		o->first_jblk = w->log_first;
+		/* An empty log: from s_head (kernel >= 6.4 keeps where the
+		 * next transaction would go: the oldest blocks follow it),
+		 * else from s_first. */
+		o->first_jblk = j->jsb.head >= w->log_first &&
+			j->jsb.head < w->log_end ? j->jsb.head : w->log_first;
 		len = L;
 	} else {
 		o->first_jblk = s->ntrans ?
