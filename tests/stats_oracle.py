@@ -13,7 +13,13 @@
 # between the commits of consecutive tids, in ms; log2 buckets [2^k,
 # 2^(k+1)); "each up to" = (s_maxlen - fast-commit blocks) / 3.
 #
-# Usage: stats_oracle.py IMAGE NJSON LOGDUMP EXTENTS STATSJSON STATSTEXT
+# Usage: stats_oracle.py live IMAGE NJSON LOGDUMP EXTENTS STATSJSON STATSTEXT
+#    or: stats_oracle.py older IMAGE NJSON LOGDUMP_O EXTENTS STATSJSON
+# live: the live log (LOGDUMP from "logdump -a"); older: --all's "older"
+# object (LOGDUMP_O from "logdump -aO", which reads on past the log end:
+# the blocks after the last live transaction, once around the log, give
+# the older transactions; one is whole when its first block follows the
+# commit block of the tid before it and its blocks run on to its commit).
 # Prints "ok: ..." per figure; exits 1 at the first mismatch.
 import json
 import math
@@ -21,7 +27,9 @@ import re
 import struct
 import sys
 
-image, njson, logdump, extents, sjson, stext = sys.argv[1:7]
+mode = sys.argv[1]
+image, njson, logdump, extents, sjson = sys.argv[2:7]
+stext = sys.argv[7] if mode == "live" else None
 checked = 0
 
 
@@ -47,45 +55,117 @@ d = json.load(open(njson))
 bs = d["journal"]["blocksize"]
 trans = [t for t in d["transactions"] if t["committed"]]
 
-# --- logdump -a: the same transactions, block by block -------------------
-ld = {}
-cur = None
-for line in open(logdump):
-    m = re.match(r"Found expected sequence (\d+), type (\d+) .* at block (\d+)",
-                 line)
-    if m:
-        tid, typ, blk = map(int, m.groups())
-        t = ld.setdefault(tid, {"first": blk, "desc": 0, "revoke": 0,
-                                "commit": None, "tags": 0, "revrec": 0})
-        cur = t
+# --- logdump: the same transactions, block by block ---------------------
+
+
+def parse_logdump(path):
+    """Blocks in logdump's order: (tid, type, block, tags, revoke records)."""
+    out = []
+    for line in open(path):
+        m = re.match(r"Found expected sequence (\d+), type (\d+) .* at block "
+                     r"(\d+)", line)
+        if m:
+            out.append(list(map(int, m.groups())) + [0, 0])
+        elif re.match(r"  FS block \d+ logged at journal block", line):
+            out[-1][3] += 1
+        elif re.match(r"  Revoke FS block \d+", line):
+            out[-1][4] += 1
+    return out
+
+
+def group(entries):
+    """Transactions of consecutive entries of one tid, with positions."""
+    res = []
+    for tid, typ, blk, ntags, nrec in entries:
+        if not res or res[-1]["tid"] != tid or res[-1]["commit"] is not None:
+            res.append({"tid": tid, "first": blk, "desc": 0, "revoke": 0,
+                        "commit": None, "tags": 0, "revrec": 0,
+                        "typ0": typ})
+        t = res[-1]
         if typ == 1:
             t["desc"] += 1
         elif typ == 5:
             t["revoke"] += 1
         elif typ == 2:
             t["commit"] = blk
-        continue
-    if re.match(r"  FS block \d+ logged at journal block", line):
-        cur["tags"] += 1
-    elif re.match(r"  Revoke FS block \d+", line):
-        cur["revrec"] += 1
-for t in trans:
-    o = ld.get(t["tid"])
-    if o is None or o["commit"] is None:
-        fail("tid %d: not committed in logdump" % t["tid"])
-    same("tid %d nblocks (logdump)" % t["tid"], o["commit"] - o["first"] + 1,
-         t["nblocks"])
-    same("tid %d descriptors (logdump)" % t["tid"], o["desc"],
-         t["descriptors"])
-    same("tid %d revoke blocks (logdump)" % t["tid"], o["revoke"],
-         t["revoke_blocks"])
-    same("tid %d tags (logdump)" % t["tid"], o["tags"], t["ntags"])
-    same("tid %d revoke records (logdump)" % t["tid"], o["revrec"],
-         t["nrevokes"])
-    same("tid %d last_jblk (logdump)" % t["tid"], o["commit"],
-         t["last_jblk"])
-committed_ld = sorted(k for k, v in ld.items() if v["commit"] is not None)
-same("committed tids (logdump)", committed_ld, [t["tid"] for t in trans])
+        t["tags"] += ntags
+        t["revrec"] += nrec
+    return res
+
+
+def cross_check(trans, ld):
+    for t in trans:
+        o = ld.get(t["tid"])
+        if o is None or o["commit"] is None:
+            fail("tid %d: not committed in logdump" % t["tid"])
+        same("tid %d nblocks (logdump)" % t["tid"],
+             o["commit"] - o["first"] + 1, t["nblocks"])
+        same("tid %d descriptors (logdump)" % t["tid"], o["desc"],
+             t["descriptors"])
+        same("tid %d revoke blocks (logdump)" % t["tid"], o["revoke"],
+             t["revoke_blocks"])
+        same("tid %d tags (logdump)" % t["tid"], o["tags"], t["ntags"])
+        same("tid %d revoke records (logdump)" % t["tid"], o["revrec"],
+             t["nrevokes"])
+        same("tid %d last_jblk (logdump)" % t["tid"], o["commit"],
+             t["last_jblk"])
+
+
+d = json.load(open(njson))
+bs = d["journal"]["blocksize"]
+live = [t for t in d["transactions"] if t["committed"]]
+entries = parse_logdump(logdump)
+if mode == "live":
+    trans = live
+    ld = {}
+    for t in group(entries):
+        if t["commit"] is not None:
+            ld[t["tid"]] = t
+    cross_check(trans, ld)
+    same("committed tids (logdump)", sorted(ld), [t["tid"] for t in trans])
+else:
+    # The older log starts after the last block of the scan's last
+    # transaction and runs once around the log to s_start.
+    j = d["journal"]
+    L = j["log_end"] - j["first"]
+    if j["start"]:
+        last = d["transactions"][-1]["last_jblk"] if d["transactions"] \
+            else j["start"] - 1
+        begin = last + 1 if last + 1 < j["log_end"] else j["first"]
+        length = (j["start"] + L - begin) % L
+    else:
+        begin, length = j["first"], L
+    inside = set((begin - j["first"] + k) % L + j["first"]
+                 for k in range(length))
+    # logdump -O goes around forever: keep its first lap of the area.
+    lap, seen = [], set()
+    for e in entries:
+        if e[2] in inside and e[2] not in seen:
+            seen.add(e[2])
+            lap.append(e)
+        elif e[2] in seen:
+            break
+    ref = j["sequence"]
+    lap = [e for e in lap if 0 < (ref - e[0]) % 2 ** 32 < 2 ** 31]
+    trans = []
+    prev_commit = None      # (tid, block) of the last commit block seen
+    for t in group(lap):
+        if t["commit"] is None:
+            prev_commit = None
+            continue
+        nb = (t["commit"] - t["first"]) % L + 1
+        whole = (prev_commit is not None and prev_commit[0] == t["tid"] - 1
+                 and (prev_commit[1] + 1 - j["first"]) % L + j["first"] ==
+                 t["first"] and t["typ0"] != 2 and
+                 nb == t["desc"] + t["tags"] + t["revoke"] + 1)
+        prev_commit = (t["tid"], t["commit"])
+        if whole:
+            trans.append({"tid": t["tid"], "nblocks": nb,
+                          "descriptors": t["desc"],
+                          "revoke_blocks": t["revoke"], "ntags": t["tags"],
+                          "nrevokes": t["revrec"], "last_jblk": t["commit"],
+                          "committed": False})
+    trans.sort(key=lambda t: -((ref - t["tid"]) % 2 ** 32))
 
 # --- commit times straight from the image --------------------------------
 runs = []
@@ -113,6 +193,8 @@ with open(image, "rb") as f:
              (0xC03B3998, 2, t["tid"]), (magic, btype, seq))
         sec, = struct.unpack(">Q", blk[0x30:0x38])
         nsec, = struct.unpack(">I", blk[0x38:0x3C])
+        if mode == "older":
+            t["commit_sec"], t["commit_nsec"] = sec, nsec
         same("tid %d commit_sec (image)" % t["tid"], sec, t["commit_sec"])
         same("tid %d commit_nsec (image)" % t["tid"], nsec, t["commit_nsec"])
 
@@ -176,6 +258,8 @@ shared = [len(g) for g in groups.values() if len(g) > 1]
 maxtx = d["journal"]["log_end"] // 3
 
 got = json.load(open(sjson))["stats"]
+if mode == "older":
+    got = got["older"]
 same("transactions", n, got["transactions"])
 same("first_tid", trans[0]["tid"] if n else None, got["first_tid"])
 same("last_tid", trans[-1]["tid"] if n else None, got["last_tid"])
@@ -217,14 +301,15 @@ same("shared transactions", sum(shared),
 same("shared times", len(shared), got["shared_commit_times"]["times"])
 same("shared largest", max(shared) if shared else 0,
      got["shared_commit_times"]["largest"])
-pi = got["proc_info"]
-same("proc transactions", n, pi["transactions"])
-same("proc each_up_to", maxtx, pi["each_up_to"])
-same("proc blocks per transaction", datab // n if n else None,
-     pi["blocks_per_transaction"])
-same("proc logged blocks per transaction", logb // n if n else None,
-     pi["logged_blocks_per_transaction"])
-same("uncommitted", len(d["transactions"]) - n, got["uncommitted"])
+if mode == "live":
+    pi = got["proc_info"]
+    same("proc transactions", n, pi["transactions"])
+    same("proc each_up_to", maxtx, pi["each_up_to"])
+    same("proc blocks per transaction", datab // n if n else None,
+         pi["blocks_per_transaction"])
+    same("proc logged blocks per transaction", logb // n if n else None,
+         pi["logged_blocks_per_transaction"])
+    same("uncommitted", len(d["transactions"]) - n, got["uncommitted"])
 for key, v in (("blocks", blocks), ("tags", tags), ("interval_ms", ivals)):
     h = hist(v)
     g = got["histograms"][key]
@@ -241,6 +326,11 @@ for key, v in (("blocks", blocks), ("tags", tags), ("interval_ms", ivals)):
         same("hist %s [%d,%d)" % (key, 2 ** k, 2 ** (k + 1)),
              (2 ** k, 2 ** (k + 1), h["b"].get(k, 0)),
              (x["from"], x["to"], x["count"]))
+
+if mode == "older":
+    print("ok: %d figures of the older transactions of %s equal the "
+          "oracle's (%d transactions)" % (checked, image, n))
+    sys.exit(0)
 
 # --- the text report: the same figures -----------------------------------
 text = open(stext).read()
@@ -291,8 +381,12 @@ if n:
     else:
         has("  negative intervals (commit time went back): none\n")
     h = hist(ivals)
-    has("    %14s %8d |" % ("< 0 (back)", h["negative"]))
-    has("    %14s %8d |" % ("0", h["zero"]))
+    if not ivals:
+        has("  commit interval, ms (log2 buckets)\n    (no values)\n")
+    else:
+        has("    %14s %8d |" % ("< 0 (back)", h["negative"]))
+        has("    %14s %8d |" % ("0", h["zero"]))
+        has("    %14s %8d |" % ("(0, 1)", h["below_one"]))
     for k, c in sorted(h["b"].items()):
         has("    %14s %8d |" % ("[%d, %d)" % (2 ** k, 2 ** (k + 1)), c))
     for k, c in sorted(hist(blocks)["b"].items()):

@@ -80,14 +80,20 @@ static void hist_add(struct e4_jstat_hist *h, double v)
 	}
 }
 
-/* Commit time of @b minus that of @a, milliseconds (negative if back). */
-static double commit_diff_ms(const struct e4_jtrans *a,
+/*
+ * Commit time of @b minus that of @a in ns (negative if back); as a
+ * double, exact while below 2^53 ns (104 days), and still meaningful
+ * past the int64 range of garbage times.
+ */
+static double commit_diff_ns(const struct e4_jtrans *a,
 			     const struct e4_jtrans *b)
 {
 	int64_t sec = (int64_t)(b->commit_sec - a->commit_sec);
 	int64_t nsec = (int64_t)b->commit_nsec - (int64_t)a->commit_nsec;
 
-	return (double)sec * 1e3 + (double)nsec / 1e6;
+	if (sec > -9000000000LL && sec < 9000000000LL)
+		return (double)(sec * 1000000000LL + nsec);
+	return (double)sec * 1e9 + (double)nsec;
 }
 
 static int same_time(const struct e4_jtrans *a, const struct e4_jtrans *b)
@@ -133,7 +139,7 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 {
 	const struct e4_jtrans **by = NULL;
 	struct e4_jstats *st;
-	double *v = NULL, t0, lo, hi, ms;
+	double *v = NULL, lo, hi, ms;
 	errcode_t retval;
 	size_t i, ni;
 
@@ -185,19 +191,20 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 	dist_fill(&st->tags, v, n);
 
 	/* The timeline: seconds since the first commit, in log order. */
-	t0 = lo = hi = 0;
+	lo = hi = 0;
 	for (i = 0; i < n; i++) {
 		struct e4_jstat_point *p = &st->points[i];
+		double ns = commit_diff_ns(&trans[0], &trans[i]);
 
 		p->tid = trans[i].tid;
 		p->blocks = trans[i].nblocks;
-		p->t = i ? commit_diff_ms(&trans[0], &trans[i]) / 1e3 : t0;
-		if (p->t < lo)
-			lo = p->t;
-		if (p->t > hi)
-			hi = p->t;
+		p->t = ns / 1e9;
+		if (ns < lo)
+			lo = ns;
+		if (ns > hi)
+			hi = ns;
 	}
-	st->span_seconds = hi - lo;
+	st->span_seconds = (hi - lo) / 1e9;
 
 	/* Intervals between consecutive tids (old logs may have gaps). */
 	for (i = ni = 0; i + 1 < n; i++) {
@@ -205,7 +212,7 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 
 		if (b->tid != a->tid + 1)
 			continue;
-		ms = commit_diff_ms(a, b);
+		ms = commit_diff_ns(a, b) / 1e6;
 		v[ni++] = ms;
 		hist_add(&st->hist_interval, ms);
 		if (ms < 0) {
