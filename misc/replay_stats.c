@@ -191,6 +191,13 @@ static void print_body(const struct e4_jstats *st, const struct e4_jtrans *t,
 	print_dist("commit interval (ms)", &st->interval_ms, 3, 0);
 	printf("  commit intervals: %" PRIu64 " (between consecutive tids)"
 	       "\n", st->interval_ms.count);
+	if (st->interval_ms.count)
+		printf("  batching: %" PRIu64 " of %" PRIu64 " intervals under "
+		       "1 s (commits forced by fsync or a full transaction), %"
+		       PRIu64 " of %.1f s or more (the commit timer: commit=5 s "
+		       "by default)\n", st->intervals_subsecond,
+		       st->interval_ms.count, st->intervals_timer,
+		       E4_JSTAT_TIMER_MS / 1000.0);
 	if (st->all_times_zero)
 		printf("  note: no commit block carries a commit time "
 		       "(written by a tool that leaves it 0)\n");
@@ -363,8 +370,11 @@ static void json_body(struct e4_json *js, const struct e4_jstats *st)
 	e4_json_u64(js, "revoke_records", st->revoke_records);
 
 	json_dist(js, "interval_ms", &st->interval_ms, 6, 0);
-	/* the interval object goes on: re-open is not possible, so the
-	 * negative intervals and counts follow in their own object */
+	e4_json_obj_begin(js, "batching");
+	e4_json_u64(js, "subsecond_intervals", st->intervals_subsecond);
+	e4_json_u64(js, "timer_intervals", st->intervals_timer);
+	e4_json_u64(js, "timer_ms", E4_JSTAT_TIMER_MS);
+	e4_json_obj_end(js);
 	e4_json_obj_begin(js, "negative_intervals");
 	e4_json_u64(js, "count", st->nnegative);
 	e4_json_arr_begin(js, "list");
@@ -563,9 +573,14 @@ int e4r_stats_run(const char *prog, const char *image, e4_journal_t j,
 		print_text(image, s, live, old, ost, j->blocksize);
 	fflush(stdout);
 	if (o->plot) {
-		snprintf(title, sizeof(title), "%s: %" PRIu64 " transactions"
-			 "%s", image, live->transactions,
-			 ost ? " (hollow: older, not replayed)" : "");
+		if (ost)
+			snprintf(title, sizeof(title), "%s: %" PRIu64 " live "
+				 "transactions, %" PRIu64 " older (hollow: not "
+				 "replayed)", image, live->transactions,
+				 ost->transactions);
+		else
+			snprintf(title, sizeof(title), "%s: %" PRIu64
+				 " transactions", image, live->transactions);
 		retval = e4r_plot(o->plot, title, live, ost,
 				  ost && ost->transactions &&
 				  live->transactions ?

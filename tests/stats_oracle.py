@@ -291,6 +291,10 @@ e = dist(ivals)
 for f in ("min", "median", "mean", "p90", "max"):
     same("interval_ms." + f, e[f] if e else None, got["interval_ms"][f], 6)
 same("interval_ms.count", len(ivals), got["interval_ms"]["count"])
+sub = sum(1 for v in ivals if 0 <= v < 1000)
+timer = sum(1 for v in ivals if v >= 4500)
+same("batching subsecond", sub, got["batching"]["subsecond_intervals"])
+same("batching timer", timer, got["batching"]["timer_intervals"])
 same("negative intervals", len(neg), got["negative_intervals"]["count"])
 same("negative list", [(a, b) for a, b, _ in neg],
      [(x["prev_tid"], x["tid"]) for x in got["negative_intervals"]["list"]])
@@ -368,6 +372,10 @@ if n:
     has("span %.3f s" % span)
     has("  revoke records: %d\n" % sum(t["nrevokes"] for t in trans))
     has("  commit intervals: %d (between consecutive tids)\n" % len(ivals))
+    if ivals:
+        has("  batching: %d of %d intervals under 1 s (commits forced by "
+            "fsync or a full transaction), %d of 4.5 s or more" % (
+                sub, len(ivals), timer))
     if shared:
         has("  shared commit times: %d of %d transactions share their "
             "commit time with another (%d times, up to %d at one)" % (

@@ -1289,6 +1289,10 @@ void e4_replayed_close(struct e4_replayed *r);
 /* Log2 buckets of a histogram: bucket k counts values in [2^k, 2^(k+1)). */
 #define E4_JSTAT_BUCKETS	64
 
+/* An interval this long (ms) looks like the commit timer's: ext4's
+ * default commit=5 s (JBD2_DEFAULT_MAX_COMMIT_AGE), less a jiffy's slack. */
+#define E4_JSTAT_TIMER_MS	4500
+
 /* The distribution of one per-transaction quantity. */
 struct e4_jstat_dist {
 	uint64_t	count;		/* values */
@@ -1338,6 +1342,10 @@ struct e4_jstats {
 					 * transaction */
 	struct e4_jstat_dist interval_ms;	/* between the commits of
 						 * consecutive tids, ms */
+	uint64_t	intervals_subsecond;	/* of them in [0, 1000) ms:
+						 * commits forced (fsync) */
+	uint64_t	intervals_timer;	/* >= E4_JSTAT_TIMER_MS: as
+						 * the commit timer's */
 	uint64_t	log_blocks;	/* jblocks of all the transactions */
 	uint64_t	data_blocks;	/* of them: logged fs blocks (tags) */
 	uint64_t	descriptor_blocks, revoke_blocks, commit_blocks;

@@ -215,6 +215,10 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 		ms = commit_diff_ns(a, b) / 1e6;
 		v[ni++] = ms;
 		hist_add(&st->hist_interval, ms);
+		if (ms >= 0 && ms < 1000)
+			st->intervals_subsecond++;
+		else if (ms >= E4_JSTAT_TIMER_MS)
+			st->intervals_timer++;
 		if (ms < 0) {
 			struct e4_jstat_neg *g = &st->negative[st->nnegative++];
 
