@@ -518,15 +518,6 @@ int e4r_stats_check_plot(const char *prog, const char *plot,
 	return 0;
 }
 
-/* Seconds from the first commit of @a to the first commit of @b. */
-static double offset_s(const struct e4_jtrans *a, const struct e4_jtrans *b)
-{
-	int64_t sec = (int64_t)(b->commit_sec - a->commit_sec);
-	int64_t ns = (int64_t)b->commit_nsec - (int64_t)a->commit_nsec;
-
-	return (double)sec + (double)ns / 1e9;
-}
-
 int e4r_stats_run(const char *prog, const char *image, e4_journal_t j,
 		  const struct e4r_stats_opts *o)
 {
@@ -584,7 +575,8 @@ int e4r_stats_run(const char *prog, const char *image, e4_journal_t j,
 		retval = e4r_plot(o->plot, title, live, ost,
 				  ost && ost->transactions &&
 				  live->transactions ?
-				  offset_s(&s->trans[0], &old->trans[0]) : 0,
+				  e4_jtrans_commit_diff_ns(&s->trans[0],
+							 &old->trans[0]) / 1e9 : 0,
 				  &why);
 		if (retval) {
 			if (why)

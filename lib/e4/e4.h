@@ -1375,11 +1375,11 @@ struct e4_jstats {
  * the three; how many transactions share one commit time (the kernel
  * takes it from ktime_get_coarse_real_ts64() in
  * journal_submit_commit_record(): a jiffy's resolution); the timeline.
- * @log_area is the journal's log area in jblocks (e4_jsb_log_end() -
- * s_first + s_first: the kernel's j_total_len less the fast-commit area,
- * i.e. e4_jsb_log_end()); ->max_txn_blocks is @log_area / 3, the
- * "each up to N blocks" of /proc/fs/jbd2/<dev>/info (Linux 6.18
- * jbd2_journal_get_max_txn_bufs()).
+ * @log_area is the journal's length less its fast-commit area, jblocks
+ * (e4_jsb_log_end(): the kernel's j_total_len - j_fc_wbufsize);
+ * ->max_txn_blocks is @log_area / 3, the "each up to N blocks" of
+ * /proc/fs/jbd2/<dev>/info (Linux 6.18 jbd2_journal_get_max_txn_bufs(),
+ * checked by mounting).
  * On success *@ret is owned by the caller (e4_jstats_free()).  Returns 0
  * or EXT2_ET_NO_MEMORY.
  */
@@ -1388,6 +1388,15 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 
 /* e4_jstats_free() - release @st (NULL is fine). */
 void e4_jstats_free(struct e4_jstats *st);
+
+/*
+ * e4_jtrans_commit_diff_ns() - the commit time of @b minus that of @a
+ * (h_commit_sec, h_commit_nsec), ns, negative if @b committed earlier; a
+ * double, exact below 2^53 ns (104 days), approximate for the garbage
+ * times some tools write.
+ */
+double e4_jtrans_commit_diff_ns(const struct e4_jtrans *a,
+				const struct e4_jtrans *b);
 
 /* e4_jstat_bucket_low() - 2^@k, the lowest value of histogram bucket @k. */
 double e4_jstat_bucket_low(unsigned int k);

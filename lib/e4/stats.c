@@ -80,13 +80,8 @@ static void hist_add(struct e4_jstat_hist *h, double v)
 	}
 }
 
-/*
- * Commit time of @b minus that of @a in ns (negative if back); as a
- * double, exact while below 2^53 ns (104 days), and still meaningful
- * past the int64 range of garbage times.
- */
-static double commit_diff_ns(const struct e4_jtrans *a,
-			     const struct e4_jtrans *b)
+double e4_jtrans_commit_diff_ns(const struct e4_jtrans *a,
+				const struct e4_jtrans *b)
 {
 	int64_t sec = (int64_t)(b->commit_sec - a->commit_sec);
 	int64_t nsec = (int64_t)b->commit_nsec - (int64_t)a->commit_nsec;
@@ -194,7 +189,7 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 	lo = hi = 0;
 	for (i = 0; i < n; i++) {
 		struct e4_jstat_point *p = &st->points[i];
-		double ns = commit_diff_ns(&trans[0], &trans[i]);
+		double ns = e4_jtrans_commit_diff_ns(&trans[0], &trans[i]);
 
 		p->tid = trans[i].tid;
 		p->blocks = trans[i].nblocks;
@@ -212,7 +207,7 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 
 		if (b->tid != a->tid + 1)
 			continue;
-		ms = commit_diff_ns(a, b) / 1e6;
+		ms = e4_jtrans_commit_diff_ns(a, b) / 1e6;
 		v[ni++] = ms;
 		hist_add(&st->hist_interval, ms);
 		if (ms >= 0 && ms < 1000)
