@@ -259,6 +259,12 @@ static void print_text(const char *image, const struct e4_jscan *s,
 		       "valid commit (tid %" PRIu32 "%s), not replayed, not "
 		       "counted\n", unc, s->trans[s->ncommitted].tid,
 		       unc > 1 ? ", ..." : "");
+	if (s->fc_blocks_used)
+		printf("  fast commits: %" PRIu32 " blocks of the fast-commit "
+		       "area hold tags (%s), not in these figures (the kernel "
+		       "counts them as \"fast commits performed\")\n",
+		       s->fc_blocks_used, s->fc_live ?
+		       "live: they follow the last full commit" : "stale");
 	print_proc(live);
 	if (live->transactions)
 		print_histograms(live);
@@ -438,6 +444,10 @@ static void print_json(const char *image, const struct e4_jscan *s,
 	}
 	e4_json_obj_end(&js);
 	e4_json_u64(&js, "uncommitted", s->ntrans - s->ncommitted);
+	e4_json_obj_begin(&js, "fast_commit");
+	e4_json_u64(&js, "blocks", s->fc_blocks_used);
+	e4_json_bool(&js, "live", s->fc_live);
+	e4_json_obj_end(&js);
 	if (old) {
 		e4_json_obj_begin(&js, "older");
 		json_body(&js, ost);
