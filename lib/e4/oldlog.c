@@ -99,10 +99,11 @@ static errcode_t begin_trans(struct walker *w, uint32_t tid, blk64_t jblk,
 static void cut(struct walker *w, struct e4_jtrans **cur)
 {
 	struct e4_jscan_old *o = w->o;
-	struct e4_jtrans *t = &o->trans[o->ntrans - 1];
+	struct e4_jtrans *t;
 
 	if (!*cur)
 		return;
+	t = &o->trans[o->ntrans - 1];
 	ext2fs_free_mem(&t->tags);
 	ext2fs_free_mem(&t->revokes);
 	o->ntrans--;
