@@ -647,9 +647,10 @@ int e4replay_stats_main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "nj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'S':
+		case 'n':	/* --stats writes nothing anyway */
 			break;
 		case 'J':
 			o.json = 1;
