@@ -1,15 +1,14 @@
 /*
- * replay_stats.c --- `e4replay --stats`: journal statistics (libe4's
- * stats.c over the scan, oldlog.c for --all) as text with terminal
- * histograms or as JSON, and the --plot front end (replay_plot.c).
- * Also e4debug's jstats (debugfs/do_stats.c).
+ * replay_stats.c --- journal statistics for `e4replay --stats` and
+ * e4debug's jstats: libe4's stats.c over the scan (oldlog.c for --all)
+ * printed as text with terminal histograms or as JSON, and the --plot
+ * front end (replay_plot.c).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +20,9 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "util.h"
-#include "replay_stats.h"
+#include "json.h"
+#include "open.h"
+#include "stats.h"
 
 #define BAR_WIDTH	40	/* '#'s of the longest histogram bar */
 
@@ -287,134 +287,134 @@ static void print_text(const char *image, const struct e4_jscan *s,
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_dist(struct e4_json *js, const char *key,
+static void json_dist(struct e4s_json *js, const char *key,
 		      const struct e4_jstat_dist *d, int dec, int with_total)
 {
 	int ok = d->count > 0;
 
-	e4_json_obj_begin(js, key);
+	e4s_json_obj_begin(js, key);
 	if (with_total)
-		e4_json_u64(js, "total", (uint64_t)d->total);
+		e4s_json_u64(js, "total", (uint64_t)d->total);
 	if (ok) {
-		e4_json_double(js, "min", d->min, dec);
-		e4_json_double(js, "median", d->median, dec);
-		e4_json_double(js, "mean", d->mean, dec > 3 ? dec : 3);
-		e4_json_double(js, "p90", d->p90, dec);
-		e4_json_double(js, "max", d->max, dec);
+		e4s_json_double(js, "min", d->min, dec);
+		e4s_json_double(js, "median", d->median, dec);
+		e4s_json_double(js, "mean", d->mean, dec > 3 ? dec : 3);
+		e4s_json_double(js, "p90", d->p90, dec);
+		e4s_json_double(js, "max", d->max, dec);
 	} else {
-		e4_json_null(js, "min");
-		e4_json_null(js, "median");
-		e4_json_null(js, "mean");
-		e4_json_null(js, "p90");
-		e4_json_null(js, "max");
+		e4s_json_null(js, "min");
+		e4s_json_null(js, "median");
+		e4s_json_null(js, "mean");
+		e4s_json_null(js, "p90");
+		e4s_json_null(js, "max");
 	}
 	if (!with_total)
-		e4_json_u64(js, "count", d->count);
-	e4_json_obj_end(js);
+		e4s_json_u64(js, "count", d->count);
+	e4s_json_obj_end(js);
 }
 
-static void json_buckets(struct e4_json *js, const struct e4_jstat_hist *h,
+static void json_buckets(struct e4s_json *js, const struct e4_jstat_hist *h,
 			 int interval)
 {
 	unsigned int k;
 
-	e4_json_arr_begin(js, "buckets");
+	e4s_json_arr_begin(js, "buckets");
 	if (interval) {
-		e4_json_obj_begin(js, NULL);
-		e4_json_u64(js, "from", 0);
-		e4_json_u64(js, "to", 1);
-		e4_json_u64(js, "count", h->below_one);
-		e4_json_obj_end(js);
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "from", 0);
+		e4s_json_u64(js, "to", 1);
+		e4s_json_u64(js, "count", h->below_one);
+		e4s_json_obj_end(js);
 	}
 	for (k = 0; k < h->nbuckets; k++) {
-		e4_json_obj_begin(js, NULL);
-		e4_json_u64(js, "from", (uint64_t)1 << k);
-		e4_json_u64(js, "to", (uint64_t)2 << k);
-		e4_json_u64(js, "count", h->bucket[k]);
-		e4_json_obj_end(js);
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "from", (uint64_t)1 << k);
+		e4s_json_u64(js, "to", (uint64_t)2 << k);
+		e4s_json_u64(js, "count", h->bucket[k]);
+		e4s_json_obj_end(js);
 	}
-	e4_json_arr_end(js);
+	e4s_json_arr_end(js);
 }
 
-static void json_body(struct e4_json *js, const struct e4_jstats *st)
+static void json_body(struct e4s_json *js, const struct e4_jstats *st)
 {
 	uint64_t over = st->descriptor_blocks + st->revoke_blocks +
 		st->commit_blocks, i;
 	int any = st->transactions > 0;
 
-	e4_json_u64(js, "transactions", st->transactions);
+	e4s_json_u64(js, "transactions", st->transactions);
 	if (any) {
-		e4_json_u64(js, "first_tid", st->first_tid);
-		e4_json_u64(js, "last_tid", st->last_tid);
+		e4s_json_u64(js, "first_tid", st->first_tid);
+		e4s_json_u64(js, "last_tid", st->last_tid);
 	} else {
-		e4_json_null(js, "first_tid");
-		e4_json_null(js, "last_tid");
+		e4s_json_null(js, "first_tid");
+		e4s_json_null(js, "last_tid");
 	}
-	e4_json_double(js, "span_seconds", st->span_seconds, 9);
+	e4s_json_double(js, "span_seconds", st->span_seconds, 9);
 	if (st->span_seconds > 0)
-		e4_json_double(js, "commits_per_second",
+		e4s_json_double(js, "commits_per_second",
 			       st->commits_per_second, 3);
 	else
-		e4_json_null(js, "commits_per_second");
+		e4s_json_null(js, "commits_per_second");
 	json_dist(js, "blocks", &st->blocks, 1, 1);
 	json_dist(js, "tags", &st->tags, 1, 1);
-	e4_json_obj_begin(js, "overhead_blocks");
-	e4_json_u64(js, "descriptor", st->descriptor_blocks);
-	e4_json_u64(js, "revoke", st->revoke_blocks);
-	e4_json_u64(js, "commit", st->commit_blocks);
-	e4_json_u64(js, "total", over);
-	e4_json_double(js, "share", share(over, st->log_blocks), 4);
-	e4_json_double(js, "descriptor_share",
+	e4s_json_obj_begin(js, "overhead_blocks");
+	e4s_json_u64(js, "descriptor", st->descriptor_blocks);
+	e4s_json_u64(js, "revoke", st->revoke_blocks);
+	e4s_json_u64(js, "commit", st->commit_blocks);
+	e4s_json_u64(js, "total", over);
+	e4s_json_double(js, "share", share(over, st->log_blocks), 4);
+	e4s_json_double(js, "descriptor_share",
 		       share(st->descriptor_blocks, st->log_blocks), 4);
-	e4_json_double(js, "revoke_share",
+	e4s_json_double(js, "revoke_share",
 		       share(st->revoke_blocks, st->log_blocks), 4);
-	e4_json_double(js, "commit_share",
+	e4s_json_double(js, "commit_share",
 		       share(st->commit_blocks, st->log_blocks), 4);
-	e4_json_obj_end(js);
-	e4_json_u64(js, "log_blocks", st->log_blocks);
-	e4_json_u64(js, "data_blocks", st->data_blocks);
-	e4_json_u64(js, "revoke_records", st->revoke_records);
+	e4s_json_obj_end(js);
+	e4s_json_u64(js, "log_blocks", st->log_blocks);
+	e4s_json_u64(js, "data_blocks", st->data_blocks);
+	e4s_json_u64(js, "revoke_records", st->revoke_records);
 
 	json_dist(js, "interval_ms", &st->interval_ms, 6, 0);
-	e4_json_obj_begin(js, "batching");
-	e4_json_u64(js, "subsecond_intervals", st->intervals_subsecond);
-	e4_json_u64(js, "timer_intervals", st->intervals_timer);
-	e4_json_u64(js, "timer_ms", E4_JSTAT_TIMER_MS);
-	e4_json_obj_end(js);
-	e4_json_obj_begin(js, "negative_intervals");
-	e4_json_u64(js, "count", st->nnegative);
-	e4_json_arr_begin(js, "list");
+	e4s_json_obj_begin(js, "batching");
+	e4s_json_u64(js, "subsecond_intervals", st->intervals_subsecond);
+	e4s_json_u64(js, "timer_intervals", st->intervals_timer);
+	e4s_json_u64(js, "timer_ms", E4_JSTAT_TIMER_MS);
+	e4s_json_obj_end(js);
+	e4s_json_obj_begin(js, "negative_intervals");
+	e4s_json_u64(js, "count", st->nnegative);
+	e4s_json_arr_begin(js, "list");
 	for (i = 0; i < st->nnegative; i++) {
-		e4_json_obj_begin(js, NULL);
-		e4_json_u64(js, "prev_tid", st->negative[i].prev_tid);
-		e4_json_u64(js, "tid", st->negative[i].tid);
-		e4_json_double(js, "ms", st->negative[i].ms, 6);
-		e4_json_obj_end(js);
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "prev_tid", st->negative[i].prev_tid);
+		e4s_json_u64(js, "tid", st->negative[i].tid);
+		e4s_json_double(js, "ms", st->negative[i].ms, 6);
+		e4s_json_obj_end(js);
 	}
-	e4_json_arr_end(js);
-	e4_json_obj_end(js);
-	e4_json_obj_begin(js, "shared_commit_times");
-	e4_json_u64(js, "transactions", st->shared_trans);
-	e4_json_u64(js, "times", st->shared_times);
-	e4_json_u64(js, "largest", st->shared_max);
-	e4_json_obj_end(js);
-	e4_json_bool(js, "commit_times_zero", st->all_times_zero);
+	e4s_json_arr_end(js);
+	e4s_json_obj_end(js);
+	e4s_json_obj_begin(js, "shared_commit_times");
+	e4s_json_u64(js, "transactions", st->shared_trans);
+	e4s_json_u64(js, "times", st->shared_times);
+	e4s_json_u64(js, "largest", st->shared_max);
+	e4s_json_obj_end(js);
+	e4s_json_bool(js, "commit_times_zero", st->all_times_zero);
 
-	e4_json_obj_begin(js, "histograms");
-	e4_json_obj_begin(js, "blocks");
-	e4_json_u64(js, "zero", st->hist_blocks.zero);
+	e4s_json_obj_begin(js, "histograms");
+	e4s_json_obj_begin(js, "blocks");
+	e4s_json_u64(js, "zero", st->hist_blocks.zero);
 	json_buckets(js, &st->hist_blocks, 0);
-	e4_json_obj_end(js);
-	e4_json_obj_begin(js, "tags");
-	e4_json_u64(js, "zero", st->hist_tags.zero);
+	e4s_json_obj_end(js);
+	e4s_json_obj_begin(js, "tags");
+	e4s_json_u64(js, "zero", st->hist_tags.zero);
 	json_buckets(js, &st->hist_tags, 0);
-	e4_json_obj_end(js);
-	e4_json_obj_begin(js, "interval_ms");
-	e4_json_u64(js, "negative", st->hist_interval.negative);
-	e4_json_u64(js, "zero", st->hist_interval.zero);
+	e4s_json_obj_end(js);
+	e4s_json_obj_begin(js, "interval_ms");
+	e4s_json_u64(js, "negative", st->hist_interval.negative);
+	e4s_json_u64(js, "zero", st->hist_interval.zero);
 	json_buckets(js, &st->hist_interval, 1);
-	e4_json_obj_end(js);
-	e4_json_obj_end(js);
+	e4s_json_obj_end(js);
+	e4s_json_obj_end(js);
 }
 
 static void print_json(const char *image, const struct e4_jscan *s,
@@ -422,45 +422,45 @@ static void print_json(const char *image, const struct e4_jscan *s,
 		       const struct e4_jscan_old *old,
 		       const struct e4_jstats *ost, unsigned int bs)
 {
-	struct e4_json js;
+	struct e4s_json js;
 
-	e4_json_init(&js, stdout);
-	e4_json_obj_begin(&js, NULL);
-	e4_json_obj_begin(&js, "stats");
-	e4_json_str(&js, "image", image);
-	e4_json_u64(&js, "block_size", bs);
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	e4s_json_obj_begin(&js, "stats");
+	e4s_json_str(&js, "image", image);
+	e4s_json_u64(&js, "block_size", bs);
 	json_body(&js, live);
-	e4_json_obj_begin(&js, "proc_info");
-	e4_json_u64(&js, "transactions", live->transactions);
-	e4_json_u64(&js, "each_up_to", live->max_txn_blocks);
+	e4s_json_obj_begin(&js, "proc_info");
+	e4s_json_u64(&js, "transactions", live->transactions);
+	e4s_json_u64(&js, "each_up_to", live->max_txn_blocks);
 	if (live->transactions) {
-		e4_json_u64(&js, "blocks_per_transaction",
+		e4s_json_u64(&js, "blocks_per_transaction",
 			    live->data_blocks / live->transactions);
-		e4_json_u64(&js, "logged_blocks_per_transaction",
+		e4s_json_u64(&js, "logged_blocks_per_transaction",
 			    live->log_blocks / live->transactions);
 	} else {
-		e4_json_null(&js, "blocks_per_transaction");
-		e4_json_null(&js, "logged_blocks_per_transaction");
+		e4s_json_null(&js, "blocks_per_transaction");
+		e4s_json_null(&js, "logged_blocks_per_transaction");
 	}
-	e4_json_obj_end(&js);
-	e4_json_u64(&js, "uncommitted", s->ntrans - s->ncommitted);
-	e4_json_obj_begin(&js, "fast_commit");
-	e4_json_u64(&js, "blocks", s->fc_blocks_used);
-	e4_json_bool(&js, "live", s->fc_live);
-	e4_json_obj_end(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_u64(&js, "uncommitted", s->ntrans - s->ncommitted);
+	e4s_json_obj_begin(&js, "fast_commit");
+	e4s_json_u64(&js, "blocks", s->fc_blocks_used);
+	e4s_json_bool(&js, "live", s->fc_live);
+	e4s_json_obj_end(&js);
 	if (old) {
-		e4_json_obj_begin(&js, "older");
+		e4s_json_obj_begin(&js, "older");
 		json_body(&js, ost);
-		e4_json_u64(&js, "cut", old->cut);
-		e4_json_u64(&js, "skipped_blocks", old->skipped);
-		e4_json_u64(&js, "newer_blocks", old->newer_blocks);
-		e4_json_u64(&js, "first_jblk", old->first_jblk);
-		e4_json_u64(&js, "walked_blocks", old->nblocks);
-		e4_json_obj_end(&js);
+		e4s_json_u64(&js, "cut", old->cut);
+		e4s_json_u64(&js, "skipped_blocks", old->skipped);
+		e4s_json_u64(&js, "newer_blocks", old->newer_blocks);
+		e4s_json_u64(&js, "first_jblk", old->first_jblk);
+		e4s_json_u64(&js, "walked_blocks", old->nblocks);
+		e4s_json_obj_end(&js);
 	}
-	e4_json_obj_end(&js);
-	e4_json_obj_end(&js);
-	e4_json_finish(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -483,7 +483,7 @@ static int same_path(const struct stat *st, const char *path)
 	return st->st_dev == o.st_dev && st->st_ino == o.st_ino;
 }
 
-int e4r_stats_check_plot(const char *prog, const char *plot,
+int e4s_stats_check_plot(const char *prog, const char *plot,
 			 const char *image, const char *journal_dev)
 {
 	char dir[4096];
@@ -497,7 +497,7 @@ int e4r_stats_check_plot(const char *prog, const char *plot,
 			"or .png\n", prog, plot);
 		return 16;
 	}
-	if (!e4r_plot_available()) {
+	if (!e4s_plot_available()) {
 		fprintf(stderr, "%s: --plot: this %s was built without cairo "
 			"(configure --without-cairo, or no libcairo2-dev): no "
 			"plots; nothing done\n", prog, prog);
@@ -528,8 +528,8 @@ int e4r_stats_check_plot(const char *prog, const char *plot,
 	return 0;
 }
 
-int e4r_stats_run(const char *prog, const char *image, e4_journal_t j,
-		  const struct e4r_stats_opts *o)
+int e4s_stats_run(const char *prog, const struct e4s_req *r,
+		  const char *image, e4_journal_t j)
 {
 	struct e4_jstats *live = NULL, *ost = NULL;
 	struct e4_jscan_old *old = NULL;
@@ -557,23 +557,23 @@ int e4r_stats_run(const char *prog, const char *image, e4_journal_t j,
 		rc |= 4;
 	retval = e4_jstats_compute(s->trans, s->ncommitted, s->log_end,
 				   &live);
-	if (!retval && o->all)
+	if (!retval && r->stats_all)
 		retval = e4_journal_scan_old(j, s, &old);
 	if (!retval && old)
 		retval = e4_jstats_compute(old->trans, old->ntrans,
 					   s->log_end, &ost);
 	if (retval) {
 		com_err(prog, retval, "while reading the %slog of %s",
-			o->all ? "older " : "", image);
+			r->stats_all ? "older " : "", image);
 		rc = 8;
 		goto out;
 	}
-	if (o->json)
+	if (r->json)
 		print_json(image, s, live, old, ost, j->blocksize);
 	else
 		print_text(image, s, live, old, ost, j->blocksize);
 	fflush(stdout);
-	if (o->plot) {
+	if (r->plot) {
 		if (ost)
 			snprintf(title, sizeof(title), "%s: %" PRIu64 " live "
 				 "transactions, %" PRIu64 " older (hollow: not "
@@ -582,7 +582,7 @@ int e4r_stats_run(const char *prog, const char *image, e4_journal_t j,
 		else
 			snprintf(title, sizeof(title), "%s: %" PRIu64
 				 " transactions", image, live->transactions);
-		retval = e4r_plot(o->plot, title, live, ost,
+		retval = e4s_plot(r->plot, title, live, ost,
 				  ost && ost->transactions &&
 				  live->transactions ?
 				  e4_jtrans_commit_diff_ns(&s->trans[0],
@@ -591,10 +591,10 @@ int e4r_stats_run(const char *prog, const char *image, e4_journal_t j,
 		if (retval) {
 			if (why)
 				fprintf(stderr, "%s: while drawing %s: %s\n",
-					prog, o->plot, why);
+					prog, r->plot, why);
 			else
 				com_err(prog, retval, "while writing %s",
-					o->plot);
+					r->plot);
 			rc |= 8;
 		}
 	}
@@ -606,86 +606,28 @@ out:
 	return rc;
 }
 
-/* ---- e4replay --stats ----------------------------------------------------- */
+/* ---- e4replay --stats ---------------------------------------------------- */
 
-int e4replay_is_stats(int argc, char **argv)
+int e4s_stats_main(const char *prog, const struct e4s_req *r)
 {
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--stats"))
-			return 1;
-	}
-	return 0;
-}
-
-static int usage(const char *prog)
-{
-	fprintf(stderr, "Usage: %s --stats [--json] [--plot FILE.svg|"
-		"FILE.png] [--all] [-j JOURNAL_DEV] IMAGE\n", prog);
-	return 16;
-}
-
-int e4replay_stats_main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "stats", no_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "plot", required_argument, NULL, 'P' },
-		{ "all", no_argument, NULL, 'A' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *prog = "e4replay", *jdev = NULL, *image;
-	struct e4r_stats_opts o;
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
-	int c, rc;
+	int rc;
 
-	memset(&o, 0, sizeof(o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "nj:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-		case 'n':	/* --stats writes nothing anyway */
-			break;
-		case 'J':
-			o.json = 1;
-			break;
-		case 'P':
-			o.plot = optarg;
-			break;
-		case 'A':
-			o.all = 1;
-			break;
-		case 'j':
-			jdev = optarg;
-			break;
-		default:
-			return usage(prog);
-		}
-	}
-	if (optind != argc - 1)
-		return usage(prog);
-	image = argv[optind];
-	rc = e4r_stats_check_plot(prog, o.plot, image, jdev);
+	rc = e4s_stats_check_plot(prog, r->plot, r->device, r->journal_dev);
 	if (rc)
 		return rc;
-	if (e4_tool_open_fs(prog, image, E4_OPEN_IGNORE_CSUM | E4_OPEN_FORCE,
-			    NULL, &fs))
+	if (e4s_open_fs(prog, r->device, E4S_OPEN_IGNORE_CSUM, NULL, &fs))
 		return 8;
-	retval = e4_journal_open(fs, jdev, 0, &j);
+	retval = e4s_open_journal(prog, fs, r->journal_dev, 0, &j);
 	if (retval) {
 		com_err(prog, retval, "while opening the journal of %s",
-			image);
+			r->device);
 		rc = 8;
-		goto out;
+	} else {
+		rc = e4s_stats_run(prog, r, r->device, j);
 	}
-	rc = e4r_stats_run(prog, image, j, &o);
-out:
 	e4_journal_close(j);
 	ext2fs_close_free(&fs);
 	return rc;

@@ -1,9 +1,10 @@
 /*
- * replay_plot.c --- `e4replay --stats --plot FILE.svg|FILE.png`: the
- * commit timeline (seconds since the first commit on x, log blocks per
- * transaction on y, one mark per transaction) above the histogram of
- * commit intervals, drawn with cairo's SVG or PNG surface.  Without
- * cairo (configure --without-cairo) only e4r_plot_available() is built.
+ * replay_plot.c --- `e4replay --stats --plot FILE.svg|FILE.png` and
+ * `jstats --plot`: the commit timeline (seconds since the first commit
+ * on x, log blocks per transaction on y, one mark per transaction) above
+ * the histogram of commit intervals, drawn with cairo's SVG or PNG
+ * surface.  Without cairo (configure --without-cairo) only stubs are
+ * built: e4s_plot_available() says 0.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -20,16 +21,16 @@
 #include <sys/stat.h>
 
 #include "e4.h"
-#include "replay_stats.h"
+#include "stats.h"
 
 #ifndef HAVE_CAIRO
 
-int e4r_plot_available(void)
+int e4s_plot_available(void)
 {
 	return 0;
 }
 
-errcode_t e4r_plot(const char *path, const char *title,
+errcode_t e4s_plot(const char *path, const char *title,
 		   const struct e4_jstats *live, const struct e4_jstats *old,
 		   double old_offset, const char **why)
 {
@@ -328,12 +329,12 @@ static cairo_status_t put(void *closure, const unsigned char *data,
 		CAIRO_STATUS_WRITE_ERROR;
 }
 
-int e4r_plot_available(void)
+int e4s_plot_available(void)
 {
 	return 1;
 }
 
-errcode_t e4r_plot(const char *path, const char *title,
+errcode_t e4s_plot(const char *path, const char *title,
 		   const struct e4_jstats *live, const struct e4_jstats *old,
 		   double old_offset, const char **why)
 {

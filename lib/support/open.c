@@ -1,0 +1,291 @@
+/*
+ * open.c --- how every e4tools program and e4debug opens what it works on:
+ * the file system (mount check, undo file, size check) and its journal,
+ * each channel through the E4_FAULT hook (see open.h).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "open.h"
+#include "parse.h"
+
+/* Is @st the file @path names (same inode, or the same device node)? */
+static int same_file(const struct stat *st, const char *path)
+{
+	struct stat o;
+
+	if (!path || stat(path, &o) < 0)
+		return 0;
+	if (st->st_dev == o.st_dev && st->st_ino == o.st_ino)
+		return 1;
+	return (S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode)) &&
+		(S_ISBLK(o.st_mode) || S_ISCHR(o.st_mode)) &&
+		st->st_rdev == o.st_rdev;
+}
+
+errcode_t e4s_check_undo(const char *prog, const char *undo_file,
+			     const char *device, const char *journal_dev)
+{
+	struct stat st;
+	int fd;
+
+	if (!undo_file || !*undo_file) {
+		com_err(prog, 0, "invalid undo file: empty "
+			"name");
+		return EINVAL;
+	}
+	if (stat(undo_file, &st) == 0) {
+		if (same_file(&st, device) || same_file(&st, journal_dev)) {
+			com_err(prog, 0, "undo file %s is the %s itself; "
+				"nothing written", undo_file,
+				same_file(&st, device) ? "device" :
+				"journal device");
+			return EINVAL;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			com_err(prog, 0, "undo file %s exists and is not "
+				"a regular file; nothing written", undo_file);
+			return EINVAL;
+		}
+		if (access(undo_file, W_OK) < 0) {
+			com_err(prog, errno, "while checking undo file %s",
+				undo_file);
+			return errno;
+		}
+		return 0;
+	}
+	/* Try to create it (then remove it): the undo io_manager would. */
+	fd = open(undo_file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		errcode_t retval = errno;
+
+		com_err(prog, retval, "while creating undo file %s; nothing "
+			"written", undo_file);
+		return retval;
+	}
+	close(fd);
+	unlink(undo_file);
+	return 0;
+}
+
+/* The hook's state of each channel role: the fs, an external journal. */
+static struct e4_fault fault_slot[2];
+
+errcode_t e4s_fault_wrap(const char *prog, int slot, const char *device,
+			 io_manager *io, const char **name)
+{
+	const char *spec = getenv("E4_FAULT");
+	struct e4_fault *f = &fault_slot[slot];
+	char *copy, *tok, *save = NULL;
+	uint64_t k;
+
+	if (!spec || !*spec)
+		return 0;
+	e4_fault_init(f, *io, device);
+	copy = strdup(spec);
+	if (!copy)
+		return EXT2_ET_NO_MEMORY;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+
+		if (!colon || e4s_scan_num(colon + 1, strlen(colon + 1),
+					   UINT64_MAX, &k) || !k)
+			goto bad;
+		*colon = 0;
+		if (!strcmp(tok, "write"))
+			f->fail_write_at = k;
+		else if (!strcmp(tok, "read"))
+			f->fail_read_at = k;
+		else if (!strcmp(tok, "short"))
+			f->short_read_at = k;
+		else
+			goto bad;
+	}
+	free(copy);
+	*io = e4_fault_io_manager;
+	*name = f->name;
+	return 0;
+bad:
+	com_err(prog, EXT2_ET_INVALID_ARGUMENT, "in E4_FAULT='%s'", spec);
+	free(copy);
+	return EXT2_ET_INVALID_ARGUMENT;
+}
+
+/* Point the undo io_manager at @undo_file, emptied first if @fresh. */
+static errcode_t point_undo(const char *prog, const char *undo_file,
+			    int fresh)
+{
+	errcode_t retval;
+
+	retval = e4s_check_undo(prog, undo_file, NULL, NULL);
+	if (retval)
+		return retval;
+	if (fresh && unlink(undo_file) < 0 && errno != ENOENT) {
+		retval = errno;
+		com_err(prog, retval, "while deleting undo file %s",
+			undo_file);
+		return retval;
+	}
+	retval = set_undo_io_backing_manager(unix_io_manager);
+	if (!retval)
+		retval = set_undo_io_backup_file((char *)undo_file);
+	if (retval)
+		com_err(prog, retval, "while setting up undo file %s",
+			undo_file);
+	return retval;
+}
+
+errcode_t e4s_setup_undo(const char *prog, const char *undo_file)
+{
+	return point_undo(prog, undo_file, 1);
+}
+
+errcode_t e4s_resume_undo(const char *prog, const char *undo_file)
+{
+	return point_undo(prog, undo_file, 0);
+}
+
+/*
+ * A truncated image: the superblock counts more blocks than the file or
+ * device holds (e2fsck's "The filesystem size (according to the
+ * superblock) is ... blocks" check).  Nothing beyond the end can be read.
+ */
+static errcode_t check_size(ext2_filsys fs, const char *device)
+{
+	blk64_t dev_blocks;
+	errcode_t retval;
+
+	retval = ext2fs_get_device_size2(device, fs->blocksize, &dev_blocks);
+	if (retval == EXT2_ET_UNIMPLEMENTED)
+		return 0;
+	if (retval)
+		return retval;
+	if (dev_blocks && dev_blocks < ext2fs_blocks_count(fs->super))
+		return E4_ERR_FS_TRUNCATED;
+	return 0;
+}
+
+errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
+			  const char *undo_file, ext2_filsys *ret)
+{
+	io_manager io = unix_io_manager;
+	const char *open_name = device;
+	int open_flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP;
+	int mount_flags = 0;
+	struct stat st;
+	errcode_t retval;
+
+	*ret = NULL;
+	if (stat(device, &st) < 0) {
+		retval = errno;
+		com_err(prog, retval, "while trying to open %s", device);
+		return retval;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		retval = EISDIR;
+		com_err(prog, retval, "while trying to open %s", device);
+		return retval;
+	}
+	if (flags & E4S_OPEN_RW) {
+		retval = ext2fs_check_if_mounted(device, &mount_flags);
+		if (retval) {
+			com_err(prog, retval,
+				"while determining whether %s is mounted",
+				device);
+			return retval;
+		}
+		if (mount_flags & EXT2_MF_MOUNTED) {
+			com_err(prog, E4_ERR_MOUNTED,
+				"while opening %s for writing", device);
+			return E4_ERR_MOUNTED;
+		}
+		open_flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
+		if (undo_file) {
+			retval = e4s_check_undo(prog, undo_file, device,
+						    NULL);
+			if (!retval)
+				retval = point_undo(prog, undo_file, !(flags &
+						    E4S_OPEN_UNDO_RESUME));
+			if (retval)
+				return retval;
+			io = undo_io_manager;
+		}
+	}
+	if (flags & E4S_OPEN_IGNORE_CSUM)
+		open_flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	retval = e4s_fault_wrap(prog, 0, device, &io, &open_name);
+	if (retval)
+		return retval;
+	retval = ext2fs_open2(open_name, NULL, open_flags, 0, 0, io, ret);
+	if (retval) {
+		com_err(prog, retval, "while trying to open %s", device);
+		*ret = NULL;
+		return retval;
+	}
+	retval = check_size(*ret, device);
+	if (retval) {
+		com_err(prog, retval, "while checking the size of %s", device);
+		ext2fs_close_free(ret);
+		return retval;
+	}
+	return 0;
+}
+
+int e4s_needs_recovery(ext2_filsys fs)
+{
+	return ext2fs_has_feature_journal_needs_recovery(fs->super);
+}
+
+
+/* The io_manager and channel name of the external journal @journal_dev
+ * opened with E4_JOURNAL_* @flags: unix_io or undo_io, under the fault
+ * hook.  Returns 0 or EXT2_ET_INVALID_ARGUMENT (printed). */
+static errcode_t journal_io(const char *prog, const char *journal_dev,
+			    int flags, io_manager *io, const char **name)
+{
+	*io = (flags & E4_JOURNAL_UNDO) && (flags & E4_JOURNAL_RW) ?
+		undo_io_manager : unix_io_manager;
+	*name = journal_dev;
+	return journal_dev ? e4s_fault_wrap(prog, 1, journal_dev, io, name) :
+		0;
+}
+
+errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
+			   const char *journal_dev, int flags,
+			   e4_journal_t *ret)
+{
+	const char *name;
+	io_manager io;
+	errcode_t retval;
+
+	*ret = NULL;
+	retval = journal_io(prog, journal_dev, flags, &io, &name);
+	if (retval)
+		return retval;
+	return e4_journal_open_io(fs, journal_dev, io, name, flags, ret);
+}
+
+errcode_t e4s_open_replayed(const char *prog, ext2_filsys fs,
+			    const char *journal_dev, struct e4_replayed *r)
+{
+	const char *name;
+	io_manager io;
+	errcode_t retval;
+
+	memset(r, 0, sizeof(*r));
+	retval = journal_io(prog, journal_dev, 0, &io, &name);
+	if (retval)
+		return retval;
+	return e4_replayed_open_io(fs, journal_dev, io, name, r);
+}
