@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 #define WINDOW	256	/* jblocks read at a time */
 
@@ -57,22 +58,6 @@ static errcode_t get(struct walker *w, blk64_t jblk, const uint8_t **p)
 	}
 	*p = w->win + (jblk - w->wstart) * w->j->blocksize;
 	return 0;
-}
-
-/* Make room for @need elements of @elem bytes in *@pptr (doubling). */
-static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 16;
-	errcode_t retval;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
-	if (!retval)
-		*alloc = n;
-	return retval;
 }
 
 static errcode_t begin_trans(struct walker *w, uint32_t tid, blk64_t jblk,
