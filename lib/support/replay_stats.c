@@ -498,9 +498,9 @@ int e4s_stats_check_plot(const char *prog, const char *plot,
 		return 16;
 	}
 	if (!e4s_plot_available()) {
-		fprintf(stderr, "%s: --plot: this %s was built without cairo "
+		fprintf(stderr, "%s: --plot: e4tools was built without cairo "
 			"(configure --without-cairo, or no libcairo2-dev): no "
-			"plots; nothing done\n", prog, prog);
+			"plots; nothing done\n", prog);
 		return 16;
 	}
 	if (stat(plot, &st) == 0) {
