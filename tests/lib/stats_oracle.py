@@ -15,11 +15,15 @@
 #
 # Usage: stats_oracle.py live IMAGE NJSON LOGDUMP EXTENTS STATSJSON STATSTEXT
 #    or: stats_oracle.py older IMAGE NJSON LOGDUMP_O EXTENTS STATSJSON
+#    or: stats_oracle.py older-raw IMAGE NJSON - EXTENTS STATSJSON
 # live: the live log (LOGDUMP from "logdump -a"); older: --all's "older"
 # object (LOGDUMP_O from "logdump -aO", which reads on past the log end:
 # the blocks after the last live transaction, once around the log, give
 # the older transactions; one is whole when its first block follows the
 # commit block of the tid before it and its blocks run on to its commit).
+# older-raw reads the journal blocks of the image itself instead of
+# logdump -O, which stops at the first block without the magic number
+# (a log whose older part follows a few stale blocks).
 # Prints "ok: ..." per figure; exits 1 at the first mismatch.
 import json
 import math
@@ -28,6 +32,9 @@ import struct
 import sys
 
 mode = sys.argv[1]
+raw = mode == "older-raw"
+if raw:
+    mode = "older"
 image, njson, logdump, extents, sjson = sys.argv[2:7]
 stext = sys.argv[7] if mode == "live" else None
 checked = 0
@@ -61,7 +68,7 @@ trans = [t for t in d["transactions"] if t["committed"]]
 def parse_logdump(path):
     """Blocks in logdump's order: (tid, type, block, tags, revoke records)."""
     out = []
-    for line in open(path):
+    for line in open(path, errors="replace"):
         m = re.match(r"Found expected sequence (\d+), type (\d+) .* at block "
                      r"(\d+)", line)
         if m:
@@ -114,7 +121,67 @@ def cross_check(trans, ld):
 d = json.load(open(njson))
 bs = d["journal"]["blocksize"]
 live = [t for t in d["transactions"] if t["committed"]]
-entries = parse_logdump(logdump)
+
+runs = []
+for line in open(extents, errors="replace"):
+    m = re.match(r"\s*\d+/\s*\d+\s+\d+/\s*\d+\s+(\d+) -\s+(\d+)\s+(\d+) -\s+"
+                 r"(\d+)\s+(\d+)", line)
+    if m:
+        l0, l1, p0, p1, n = map(int, m.groups())
+        runs.append((l0, p0, n))
+
+
+def pblk(jblk):
+    for l0, p0, n in runs:
+        if l0 <= jblk < l0 + n:
+            return p0 + jblk - l0
+    fail("jblock %d not mapped" % jblk)
+
+
+def jread(f, jblk):
+    f.seek(pblk(jblk) * bs)
+    return f.read(bs)
+
+
+def raw_entries(begin, length):
+    """The journal walked as logdump -O walks it, but over every block of
+    the area once: (tid, type, block, tags, revoke records)."""
+    j = d["journal"]
+    out = []
+    with open(image, "rb") as f:
+        incompat, = struct.unpack(">I", jread(f, 0)[0x28:0x2C])
+        v3, v2, b64 = incompat & 0x10, incompat & 0x8, incompat & 0x2
+        tag = 16 if v3 else (12 + (2 if v2 else 0) - (0 if b64 else 4))
+        size = bs - (4 if v2 or v3 else 0)
+        L = j["log_end"] - j["first"]
+        k = 0
+        while k < length:
+            blk = (begin - j["first"] + k) % L + j["first"]
+            b = jread(f, blk)
+            magic, typ, seq = struct.unpack(">III", b[:12])
+            k += 1
+            if magic != 0xC03B3998 or typ not in (1, 2, 5):
+                continue
+            ntags = nrec = 0
+            if typ == 1:
+                off = 12
+                while off + tag <= size:
+                    fl = struct.unpack(">I" if v3 else ">H",
+                                       b[off + 4:off + 8] if v3 else
+                                       b[off + 6:off + 8])[0]
+                    ntags += 1
+                    off += tag + (0 if fl & 2 else 16)
+                    if fl & 8:
+                        break
+                k += ntags
+            elif typ == 5:
+                rc, = struct.unpack(">I", b[12:16])
+                nrec = max(0, (rc - 16) // (8 if b64 else 4))
+            out.append([seq, typ, blk, ntags, nrec])
+    return out
+
+
+entries = [] if raw else parse_logdump(logdump)
 if mode == "live":
     trans = live
     ld = {}
@@ -137,6 +204,8 @@ else:
         begin, length = j["first"], L
     inside = set((begin - j["first"] + k) % L + j["first"]
                  for k in range(length))
+    if raw:
+        entries = raw_entries(begin, length)
     # logdump -O goes around forever: keep its first lap of the area.
     lap, seen = [], set()
     for e in entries:
@@ -168,22 +237,6 @@ else:
     trans.sort(key=lambda t: -((ref - t["tid"]) % 2 ** 32))
 
 # --- commit times straight from the image --------------------------------
-runs = []
-for line in open(extents):
-    m = re.match(r"\s*\d+/\s*\d+\s+\d+/\s*\d+\s+(\d+) -\s+(\d+)\s+(\d+) -\s+"
-                 r"(\d+)\s+(\d+)", line)
-    if m:
-        l0, l1, p0, p1, n = map(int, m.groups())
-        runs.append((l0, p0, n))
-
-
-def pblk(jblk):
-    for l0, p0, n in runs:
-        if l0 <= jblk < l0 + n:
-            return p0 + jblk - l0
-    fail("jblock %d not mapped" % jblk)
-
-
 with open(image, "rb") as f:
     for t in trans:
         f.seek(pblk(t["last_jblk"]) * bs)
