@@ -259,12 +259,17 @@ static void print_text(const char *image, const struct e4_jscan *s,
 		       "valid commit (tid %" PRIu32 "%s), not replayed, not "
 		       "counted\n", unc, s->trans[s->ncommitted].tid,
 		       unc > 1 ? ", ..." : "");
-	if (s->fc_blocks_used)
-		printf("  fast commits: %" PRIu32 " blocks of the fast-commit "
-		       "area hold tags (%s), not in these figures (the kernel "
-		       "counts them as \"fast commits performed\")\n",
-		       s->fc_blocks_used, s->fc_live ?
-		       "live: they follow the last full commit" : "stale");
+	if (s->fc && s->fc->nfc)
+		printf("  fast commits: %" PRIu32 " under tid %" PRIu32
+		       " after the last full commit (%zu of %zu tags replayed, "
+		       "%" PRIu32 " area blocks hold tags), not in these "
+		       "figures (/proc counts them as \"fast commits "
+		       "performed\")\n", s->fc->nfc, s->fc->expected_tid,
+		       s->fc->nreplay, s->fc->ntags, s->fc_blocks_used);
+	else if (s->fc_blocks_used)
+		printf("  fast commits: none replayed; %" PRIu32 " blocks of "
+		       "the fast-commit area hold older tags\n",
+		       s->fc_blocks_used);
 	print_proc(live);
 	if (live->transactions)
 		print_histograms(live);
@@ -445,6 +450,9 @@ static void print_json(const char *image, const struct e4_jscan *s,
 	e4s_json_obj_end(&js);
 	e4s_json_u64(&js, "uncommitted", s->ntrans - s->ncommitted);
 	e4s_json_obj_begin(&js, "fast_commit");
+	e4s_json_u64(&js, "commits", s->fc ? s->fc->nfc : 0);
+	e4s_json_u64(&js, "tags_replayed", s->fc ? s->fc->nreplay : 0);
+	e4s_json_u64(&js, "tags", s->fc ? s->fc->ntags : 0);
 	e4s_json_u64(&js, "blocks", s->fc_blocks_used);
 	e4s_json_bool(&js, "live", s->fc_live);
 	e4s_json_obj_end(&js);
