@@ -24,6 +24,7 @@
 #include "open.h"
 #include "options.h"
 #include "replay.h"
+#include "stats.h"
 #include "target.h"
 
 static const char *prog = "e4replay";
@@ -38,8 +39,10 @@ static void usage(void)
 		"writeback]\n"
 		"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
 		"[--list-mappings]\n"
-		"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n",
-		prog, prog);
+		"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n"
+		"       %s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
+		"[-j JOURNAL_DEV] IMAGE\n",
+		prog, prog, prog);
 	exit(E4R_EXIT_USAGE);
 }
 
@@ -361,13 +364,36 @@ static int check_and_run(struct e4s_req *o, const char *jundo)
 	return rc;
 }
 
+/*
+ * --stats: journal statistics, read-only (lib/support/replay_stats.c);
+ * -n is allowed (nothing is written anyway), the options of a replay or
+ * of --check-order are not.  Returns the exit status.
+ */
+static int stats_mode(const struct e4s_req *o)
+{
+	if (!o->stats) {
+		fprintf(stderr, "%s: --plot and --all go with --stats\n",
+			prog);
+		return E4R_EXIT_USAGE;
+	}
+	if (o->output || o->undo_file || o->journal_output || o->verbose ||
+	    o->upto_set || o->ignore_fc || o->replay_anyway ||
+	    o->check_order || o->replay_in_place || o->order_opt_set) {
+		fprintf(stderr, "%s: --stats reads the journal only: it takes "
+			"--json, --plot, --all, -j and -n\n", prog);
+		return E4R_EXIT_USAGE;
+	}
+	return e4s_stats_main(prog, o);
+}
+
 int main(int argc, char **argv)
 {
 	static const int accept[] = {
 		'n', 'v', 'o', 'z', 'j', E4S_O_HELP, E4S_O_JSON, E4S_O_UPTO,
 		E4S_O_JOURNAL_OUTPUT, E4S_O_IGNORE_FC, E4S_O_REPLAY_ANYWAY,
 		E4S_O_CHECK_ORDER, E4S_O_REPLAY, E4S_O_DATA_MODE,
-		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS, 0
+		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS,
+		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL, 0
 	};
 	struct e4s_req o;
 	int first;
@@ -383,6 +409,8 @@ int main(int argc, char **argv)
 	    (o.output && o.replay_in_place))
 		usage();
 	o.device = argv[first];
+	if (o.stats || o.plot || o.stats_all)
+		return stats_mode(&o);
 	if (!o.check_order && (o.replay_in_place || o.order_opt_set)) {
 		fprintf(stderr, "%s: --replay, --data-mode, --outside, "
 			"--stamped and --list-mappings go with "

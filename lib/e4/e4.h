@@ -2066,4 +2066,165 @@ struct e4_replayed;
  */
 errcode_t e4_replayed_fc(struct e4_replayed *r);
 
+/* ---- stats.c: statistics over the transactions of a log --------------- */
+
+/* Log2 buckets of a histogram: bucket k counts values in [2^k, 2^(k+1)). */
+#define E4_JSTAT_BUCKETS	64
+
+/* An interval this long (ms) looks like the commit timer's: ext4's
+ * default commit=5 s (JBD2_DEFAULT_MAX_COMMIT_AGE), less a jiffy's slack. */
+#define E4_JSTAT_TIMER_MS	4500
+
+/* The distribution of one per-transaction quantity. */
+struct e4_jstat_dist {
+	uint64_t	count;		/* values */
+	double		total;		/* their sum */
+	double		min, max, mean;
+	double		median;		/* the middle value, or the mean of
+					 * the two middle ones */
+	double		p90;		/* nearest rank: v[ceil(0.9 n) - 1] of
+					 * the sorted values */
+};
+
+/* A log2 histogram.  Values below 1 are counted apart. */
+struct e4_jstat_hist {
+	uint64_t	negative;	/* values < 0 (intervals only) */
+	uint64_t	zero;		/* values == 0 */
+	uint64_t	below_one;	/* 0 < value < 1 (intervals only) */
+	uint64_t	bucket[E4_JSTAT_BUCKETS];	/* [2^k, 2^(k+1)) */
+	unsigned int	nbuckets;	/* 1 + the highest nonempty bucket */
+};
+
+/* One transaction on the commit timeline. */
+struct e4_jstat_point {
+	uint32_t	tid;
+	double		t;		/* seconds since the first commit of
+					 * the array (negative: earlier) */
+	uint64_t	blocks;		/* its log blocks (jblocks) */
+	int		back;		/* committed earlier than the tid
+					 * before it (a negative interval) */
+};
+
+/* A commit time that went backwards: tid committed before prev_tid. */
+struct e4_jstat_neg {
+	uint32_t	prev_tid, tid;
+	double		ms;		/* the interval, < 0 */
+};
+
+struct e4_jstats {
+	uint64_t	transactions;
+	uint32_t	first_tid, last_tid;	/* of the array's ends */
+	double		span_seconds;	/* latest minus earliest commit time */
+	double		commits_per_second;	/* (transactions - 1) /
+						 * span_seconds; 0 when the
+						 * span is 0 */
+	struct e4_jstat_dist blocks;	/* log blocks (jblocks) per transaction:
+					 * descriptor, data, revoke, commit */
+	struct e4_jstat_dist tags;	/* tags (logged fs blocks) per
+					 * transaction */
+	struct e4_jstat_dist interval_ms;	/* between the commits of
+						 * consecutive tids, ms */
+	uint64_t	intervals_subsecond;	/* of them in [0, 1000) ms:
+						 * commits forced (fsync) */
+	uint64_t	intervals_timer;	/* >= E4_JSTAT_TIMER_MS: as
+						 * the commit timer's */
+	uint64_t	log_blocks;	/* jblocks of all the transactions */
+	uint64_t	data_blocks;	/* of them: logged fs blocks (tags) */
+	uint64_t	descriptor_blocks, revoke_blocks, commit_blocks;
+	uint64_t	revoke_records;	/* duplicates included */
+	struct e4_jstat_hist hist_blocks, hist_tags, hist_interval;
+	struct e4_jstat_neg *negative;	/* every negative interval, in order */
+	uint64_t	nnegative;
+	uint64_t	shared_trans;	/* transactions whose commit time
+					 * (sec and nsec) another one has */
+	uint64_t	shared_times;	/* distinct times shared so */
+	uint64_t	shared_max;	/* most transactions at one time */
+	int		all_times_zero;	/* no commit block has a time */
+	uint64_t	max_txn_blocks;	/* the kernel's limit per transaction
+					 * (j_max_transaction_buffers) */
+	struct e4_jstat_point *points;	/* the timeline, one per transaction
+					 * in array order */
+};
+
+/*
+ * e4_jstats_compute() - statistics over the @n transactions at @trans
+ * (in log order, e.g. a scan's committed ones, trans[0..ncommitted)):
+ * counts and shares of descriptor, revoke, commit and data blocks; the
+ * distributions of log blocks and of tags per transaction and of the
+ * interval between the commits of consecutive tids (ms, from
+ * commit_sec/commit_nsec; a tid that committed before its predecessor
+ * gives a negative interval, listed in ->negative); log2 histograms of
+ * the three; how many transactions share one commit time (the kernel
+ * takes it from ktime_get_coarse_real_ts64() in
+ * journal_submit_commit_record(): a jiffy's resolution); the timeline.
+ * @log_area is the journal's length less its fast-commit area, jblocks
+ * (e4_jsb_log_end(): the kernel's j_total_len - j_fc_wbufsize);
+ * ->max_txn_blocks is @log_area / 3, the "each up to N blocks" of
+ * /proc/fs/jbd2/<dev>/info (Linux 6.18 jbd2_journal_get_max_txn_bufs(),
+ * checked by mounting).
+ * On success *@ret is owned by the caller (e4_jstats_free()).  Returns 0
+ * or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
+			    uint64_t log_area, struct e4_jstats **ret);
+
+/* e4_jstats_free() - release @st (NULL is fine). */
+void e4_jstats_free(struct e4_jstats *st);
+
+/*
+ * e4_jtrans_commit_diff_ns() - the commit time of @b minus that of @a
+ * (h_commit_sec, h_commit_nsec), ns, negative if @b committed earlier; a
+ * double, exact below 2^53 ns (104 days), approximate for the garbage
+ * times some tools write.
+ */
+double e4_jtrans_commit_diff_ns(const struct e4_jtrans *a,
+				const struct e4_jtrans *b);
+
+/* e4_jstat_bucket_low() - 2^@k, the lowest value of histogram bucket @k. */
+double e4_jstat_bucket_low(unsigned int k);
+
+/* ---- oldlog.c: older transactions after the end of the live log ------- */
+
+/* The older transactions of a log (e4_journal_scan_old()). */
+struct e4_jscan_old {
+	struct e4_jtrans *trans;	/* whole older transactions, oldest
+					 * first (committed = 0: the kernel
+					 * does not replay them; checksums
+					 * not checked: commit_csum_ok -1) */
+	size_t		ntrans;
+	uint64_t	cut;		/* transactions seen only in part:
+					 * start overwritten, a gap, no
+					 * commit block: left out */
+	uint64_t	skipped;	/* jblocks that are no descriptor,
+					 * revoke or commit block and not a
+					 * data block of one */
+	uint64_t	newer_blocks;	/* descriptor/revoke/commit jblocks
+					 * with a tid not older than
+					 * s_sequence: ignored */
+	blk64_t		first_jblk;	/* where the walk began */
+	blk64_t		nblocks;	/* jblocks walked */
+};
+
+/*
+ * e4_journal_scan_old() - the older transactions still readable in the
+ * log of @j after the live log that the scan @s found: the jblocks from
+ * the block after the last one of @s's last transaction (the whole log
+ * area when s_start is 0, from s_head if it is set, else from s_first)
+ * around the circular log up to s_start.  As `debugfs logdump -O` does, it reads past the point where
+ * the kernel's do_one_pass() (fs/jbd2/recovery.c) stops, but once around
+ * the log only, and it resynchronises: every descriptor, revoke or
+ * commit block whose tid is older than s_sequence (wrap-safe) is taken;
+ * other blocks are skipped.  A transaction is kept when it was read from
+ * its first block (right after the commit block of the tid before it)
+ * through its commit block without a gap; others count in ->cut.  No
+ * checksum is checked.  Reads the journal in runs of 256 jblocks.
+ * On success *@ret is owned by the caller (e4_jscan_old_free()).
+ * Returns 0, EXT2_ET_NO_MEMORY or io errors (a block that cannot be read).
+ */
+errcode_t e4_journal_scan_old(e4_journal_t j, const struct e4_jscan *s,
+			      struct e4_jscan_old **ret);
+
+/* e4_jscan_old_free() - release @o (NULL is fine). */
+void e4_jscan_old_free(struct e4_jscan_old *o);
+
 #endif /* E4_H */

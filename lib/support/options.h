@@ -54,6 +54,10 @@ struct e4s_req {
 	struct e4_order_opts order;	/* --data-mode, --outside,
 					 * --stamped, --list-mappings (its
 					 * upto is set from --upto) */
+	/* e4replay: journal statistics */
+	int		stats;		/* --stats */
+	const char	*plot;		/* --plot FILE.svg|FILE.png */
+	int		stats_all;	/* --all: older transactions too */
 
 	/* e4tune: journal superblock */
 	int		list;			/* -l */
@@ -102,6 +106,9 @@ enum e4s_optid {
 	E4S_O_KEEP_CONTENTS,	/* --keep-contents */
 	E4S_O_SKIP_HOLES,	/* --skip-holes */
 	E4S_O_REPLAYED,		/* --replayed */
+	E4S_O_STATS,		/* --stats */
+	E4S_O_PLOT,		/* --plot FILE.svg|FILE.png */
+	E4S_O_ALL,		/* --all */
 };
 /* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT. */
 

@@ -586,6 +586,49 @@ out:
 	free(b);
 }
 
+/*
+ * The statistics of a scan and of the older transactions after it
+ * (stats.c, oldlog.c): the walk stays once around the log area, its
+ * transactions lie in it, and the block counts add up.
+ */
+static void fuzz_stats_ro(e4_journal_t j, const struct e4_jscan *scan)
+{
+	struct e4_jscan_old *old = NULL;
+	struct e4_jstats *st = NULL;
+	size_t t, k;
+
+	if (e4_jstats_compute(scan->trans, scan->ncommitted, scan->log_end,
+			      &st) == 0) {
+		FUZZ_ASSERT(st->log_blocks == st->data_blocks +
+			    st->descriptor_blocks + st->revoke_blocks +
+			    st->commit_blocks, "stats: block counts");
+		FUZZ_ASSERT(st->interval_ms.count + 1 <= st->transactions ||
+			    !st->transactions, "stats: intervals");
+		e4_jstats_free(st);
+	}
+	if (scan->fail || e4_journal_scan_old(j, scan, &old))
+		return;
+	FUZZ_ASSERT(old->nblocks <= scan->log_end - scan->log_first,
+		    "old log: walked %llu blocks",
+		    (unsigned long long)old->nblocks);
+	for (t = 0; t < old->ntrans; t++) {
+		const struct e4_jtrans *o = &old->trans[t];
+
+		FUZZ_ASSERT(o->has_commit && !o->committed, "old log: commit");
+		FUZZ_ASSERT(e4_tid_gt(scan->start_tid, o->tid), "old log: tid");
+		FUZZ_ASSERT(o->nblocks == o->ntags + o->ndescriptors +
+			    o->nrevoke_blocks + 1, "old log: blocks");
+		for (k = 0; k < o->ntags; k++)
+			FUZZ_ASSERT(o->tags[k].jblk >= scan->log_first &&
+				    o->tags[k].jblk < scan->log_end,
+				    "old log: tag outside the log area");
+	}
+	if (e4_jstats_compute(old->trans, old->ntrans, scan->log_end,
+			      &st) == 0)
+		e4_jstats_free(st);
+	e4_jscan_old_free(old);
+}
+
 void fuzz_scan_ro(e4_journal_t j)
 {
 	struct e4_jscan *scan = NULL;
@@ -600,6 +643,7 @@ void fuzz_scan_ro(e4_journal_t j)
 		    "scan walked %llu blocks, s_maxlen %u",
 		    (unsigned long long)scan->log_blocks, j->jsb.maxlen);
 	FUZZ_ASSERT(scan->ncommitted <= scan->ntrans, "ncommitted");
+	fuzz_stats_ro(j, scan);
 	memset(&res, 0, sizeof(res));
 	retval = e4_journal_replay_plan(j, scan, &res);
 	for (t = 0; !retval && t < scan->ntrans; t++)
