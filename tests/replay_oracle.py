@@ -126,7 +126,6 @@ def judge1(what, img, tmp, quiet, layout):
             return skip(what, "dumpe2fs cannot read the image")
         layout["bs"] = bs
         layout["jb"] = jsb_offset(img, bs)
-        layout["log"] = journal_blocks(img)
     bs, jb = layout["bs"], layout["jb"]
     shutil.copyfile(img, f_img)
     rf, fout = sh("e2fsck", "-E", "journal_only", "-y", f_img)
@@ -170,8 +169,9 @@ def judge1(what, img, tmp, quiet, layout):
     # fs end or inside the journal is skipped; the kernel and e2fsck write
     # it blindly.  Written inside the journal it changes the copies read
     # after it; written past the device it fails e2fsck's recovery.
-    jset = set(layout["log"]) | {jb // bs}
-    if any(((x * bs) % (1 << 64)) // bs in jset for x in badtags):
+    if badtags and "log" not in layout:
+        layout["log"] = set(journal_blocks(img)) | {jb // bs}
+    if any(((x * bs) % (1 << 64)) // bs in layout["log"] for x in badtags):
         return skip(what, "a tag names a journal block (e2fsck writes it "
                     "there, e4replay skips it: documented difference)")
     if nblk and re.search(r"Error writing block", fout):
