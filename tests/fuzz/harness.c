@@ -500,6 +500,32 @@ static void dump_img(struct e4_memimg *m, const char *path)
 	free(buf);
 }
 
+void fuzz_dump_journal(const struct fuzz_tmpl *t, struct e4_memimg *m)
+{
+	const char *path = getenv("E4_FUZZ_DUMP_JOURNAL");
+	unsigned char *buf;
+	FILE *f;
+	blk64_t i;
+
+	if (!path)
+		return;
+	buf = malloc(t->blocksize);
+	f = fopen(path, "wb");
+	if (!buf || !f) {
+		perror(path);
+		abort();
+	}
+	for (i = 0; i < t->jlen; i++) {
+		if (e4_memimg_pread(m, t->jpblk[i] * t->blocksize, buf,
+				    t->blocksize) ||
+		    fwrite(buf, t->blocksize, 1, f) != 1)
+			abort();
+	}
+	if (fclose(f))
+		abort();
+	free(buf);
+}
+
 int fuzz_sb_input(const uint8_t *data, size_t size, struct e4_memimg *m,
 		  struct e4_fault *f, ext2_filsys *fs, errcode_t *retval)
 {
@@ -543,6 +569,7 @@ int fuzz_jarea_input(const uint8_t *data, size_t size, int flags,
 	fuzz_place_journal(&tmpl, m, data + 1, size - 1);
 	fuzz_fix_journal(&tmpl, m, data[0],
 			 (size - 1 + tmpl.blocksize - 1) / tmpl.blocksize);
+	fuzz_dump_journal(&tmpl, m);
 	retval = fuzz_open_ro(m, f, flags, fs);
 	FUZZ_ASSERT(!retval, "template fs must open: %ld", (long)retval);
 	return 0;
