@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/replay.sh --- time e4replay against e2fsck -E journal_only -y on
 # the same large kernel crash image, side by side, several runs; print the
-# medians, the ratio and peak RSS (/usr/bin/time -v).  Needs root and
+# medians, ranges, the ratios and peak RSS (/usr/bin/time -v) of one
+# interleaved run, and check each run's result against e2fsck's.  Needs root and
 # loop mounts to make the image (kept in $BENCH_DIR for later runs).
 #
 # The image: a 2176 MiB ext4 with a 1 GiB journal (mke2fs refuses a
@@ -49,22 +50,14 @@ make_image() {
 [ -f "$crash" ] || make_image
 "$E4REPLAY" -n "$crash" | tail -n 2
 
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+. "$TOP/bench/lib.sh"
 
-# secs_rss CMD...: run CMD under /usr/bin/time -v; print "secs kbytes
-# cpu_secs" (wall clock, peak RSS, user + system time).
-secs_rss() {
-	/usr/bin/time -v "$@" >/dev/null 2>"$BENCH_DIR/time.txt" || :
-	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":");
-			s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i] }
-		/Maximum resident/ { r = $2 }
-		/User time|System time/ { c += $2 }
-		END { printf "%.3f %d %.2f\n", s, r, c }' "$BENCH_DIR/time.txt"
-}
-
+# One interleaved run: A B A B ... (e4replay, e2fsck on fresh copies of
+# the image, page cache warm); every run compares the two results.
 : >"$BENCH_DIR/e4.txt"
 : >"$BENCH_DIR/fsck.txt"
 : >"$BENCH_DIR/dbg.txt"
+same=yes
 run=1
 while [ $run -le "$RUNS" ]; do
 	cp --sparse=always "$crash" "$BENCH_DIR/a.img"
@@ -80,26 +73,26 @@ while [ $run -le "$RUNS" ]; do
 			>>"$BENCH_DIR/dbg.txt"
 		rm -f "$BENCH_DIR/c.img"
 	fi
+	# Same result (less s_wtime, s_kbytes_written, s_checksum).
+	s=$(same_image "$BENCH_DIR/a.img" "$BENCH_DIR/b.img")
+	[ "$s" = yes ] || same=NO
 	echo "run $run: e4replay $(tail -n 1 "$BENCH_DIR/e4.txt")," \
 		"e2fsck $(tail -n 1 "$BENCH_DIR/fsck.txt")" \
-		"${DEBUGFS:+debugfs $(tail -n 1 "$BENCH_DIR/dbg.txt")} (s, KiB, cpu s)"
+		"${DEBUGFS:+debugfs $(tail -n 1 "$BENCH_DIR/dbg.txt")} (s, KiB, cpu s);" \
+		"identical: $s"
 	run=$((run + 1))
 done
-# Same result (less s_wtime, s_kbytes_written, s_checksum).
-. "$TOP/tests/test_lib.sh"
-zero_sb_times "$BENCH_DIR/a.img"
-zero_sb_times "$BENCH_DIR/b.img"
-if cmp -s "$BENCH_DIR/a.img" "$BENCH_DIR/b.img"; then same=yes; else same=NO; fi
 rm -f "$BENCH_DIR/a.img" "$BENCH_DIR/b.img"
-e4=$(cut -d' ' -f1 "$BENCH_DIR/e4.txt" | median)
-fk=$(cut -d' ' -f1 "$BENCH_DIR/fsck.txt" | median)
-e4r=$(cut -d' ' -f2 "$BENCH_DIR/e4.txt" | median)
-fkr=$(cut -d' ' -f2 "$BENCH_DIR/fsck.txt" | median)
-e4c=$(cut -d' ' -f3 "$BENCH_DIR/e4.txt" | median)
-fkc=$(cut -d' ' -f3 "$BENCH_DIR/fsck.txt" | median)
-echo "median of $RUNS: e4replay $e4 s ($e4r KiB peak RSS)," \
-	"e2fsck -E journal_only $fk s ($fkr KiB); ratio" \
-	"$(awk -v a="$fk" -v b="$e4" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')x;" \
-	"${DEBUGFS:+debugfs journal_run $(cut -d' ' -f1 "$BENCH_DIR/dbg.txt" | median) s;}" \
-	"cpu e4replay $e4c s, e2fsck $fkc s;" \
-	"identical results: $same"
+[ "$RUNS" -gt 0 ] || exit 0
+e4=$BENCH_DIR/e4.txt
+fk=$BENCH_DIR/fsck.txt
+echo "median (min-max) of $RUNS interleaved runs:"
+echo "  e4replay               wall $(col "$e4" 1) s, cpu $(col "$e4" 3) s," \
+	"peak RSS $(col "$e4" 2) KiB"
+echo "  e2fsck -E journal_only wall $(col "$fk" 1) s, cpu $(col "$fk" 3) s," \
+	"peak RSS $(col "$fk" 2) KiB"
+[ -z "$DEBUGFS" ] || echo "  debugfs journal_run    wall" \
+	"$(col "$BENCH_DIR/dbg.txt" 1) s, cpu $(col "$BENCH_DIR/dbg.txt" 3) s"
+echo "  e2fsck / e4replay: wall $(ratio "$(med "$fk" 1)" "$(med "$e4" 1)")x," \
+	"cpu $(ratio "$(med "$fk" 3)" "$(med "$e4" 3)")x;" \
+	"identical results in every run: $same"

@@ -23,9 +23,24 @@ extern ss_request_table e4debug_cmds;
 
 int e4debug_check_fs_open(struct e4debug *st, const char *cmd)
 {
-	if (st->fs)
+	static const char *const journal_only[] = {
+		"jsb", "show_journal_super", "logdump", "transactions", NULL
+	};
+	int i;
+
+	if (!st->fs) {
+		com_err(cmd, 0, "Filesystem not open");
+		st->exit_status = 1;
+		return 1;
+	}
+	if (!e4s_is_journal_dev(st->fs))
 		return 0;
-	com_err(cmd, 0, "Filesystem not open");
+	/* A bare external journal device: no fs, only its journal. */
+	for (i = 0; journal_only[i]; i++)
+		if (!strcmp(cmd, journal_only[i]))
+			return 0;
+	com_err(cmd, 0, "%s is an external journal device, not a file "
+		"system: only jsb and logdump read it", st->device);
 	st->exit_status = 1;
 	return 1;
 }
@@ -60,15 +75,30 @@ int e4debug_parse(struct e4debug *st, int argc, char **argv,
 	return -1;
 }
 
-/* Forget the names of the last open. */
+/*
+ * Forget the names of the last open (the fs is closed): an undo file that
+ * recorded a write replaces the one named (or, after a failed command
+ * over an existing one, is kept under its temporary name, which a line
+ * names); one that recorded nothing is removed.
+ */
 static void free_names(struct e4debug *st)
 {
+	int ok = !st->exit_status;
+
+	if (st->undo.out.tmp && e4s_undo_finish("e4debug", &st->undo, ok) < 0)
+		st->exit_status = 1;
+	if (st->jundo.out.tmp &&
+	    e4s_undo_finish("e4debug", &st->jundo, ok) < 0)
+		st->exit_status = 1;
 	free(st->device);
 	free(st->journal_dev);
 	free(st->undo_file);
 	free(st->journal_undo);
+	free(st->undo_path);
+	free(st->jundo_path);
 	st->device = st->journal_dev = NULL;
 	st->undo_file = st->journal_undo = NULL;
+	st->undo_path = st->jundo_path = NULL;
 	st->undo_used = st->jundo_used = 0;
 }
 
@@ -113,8 +143,10 @@ void e4debug_close_fs(struct e4debug *st, const char *cmd)
 /* Open st->device with @flags (the undo file only read-write). */
 static int open_names(struct e4debug *st, const char *cmd, int flags)
 {
-	if (e4s_open_fs(cmd, st->device, flags, (flags & E4S_OPEN_RW) ?
-			    st->undo_file : NULL, &st->fs)) {
+	/* Read-only, a bare external journal device opens too. */
+	if (e4s_open_fs(cmd, st->device, flags | (flags & E4S_OPEN_RW ? 0 :
+			E4S_OPEN_JOURNAL_DEV), (flags & E4S_OPEN_RW) ?
+			st->undo_file : NULL, &st->fs)) {
 		st->exit_status = 1;
 		return 1;
 	}
@@ -123,38 +155,72 @@ static int open_names(struct e4debug *st, const char *cmd, int flags)
 	return 0;
 }
 
-/*
- * Check the undo file(s) of an open before anything is written: -w is
- * needed, and e4tune's rules (e4s_check_undo()) hold for UNDO and,
- * with -j, for UNDO.journal, which is emptied now as UNDO is by the open.
- */
-static int check_undo(struct e4debug *st, const char *cmd, int flags)
+/* Start undo file @path under a temporary name kept in *@tmp. */
+static int begin_undo(const char *cmd, const char *path, struct e4s_undo *u,
+		      char **tmp)
 {
-	size_t len;
-
-	if (!st->undo_file)
+	if (e4s_undo_begin(cmd, path, u))
+		return 1;
+	*tmp = strdup(u->out.tmp);
+	if (*tmp)
 		return 0;
-	if (!(flags & E4S_OPEN_RW)) {
+	com_err(cmd, ENOMEM, "while starting undo file %s", path);
+	return 1;
+}
+
+/*
+ * Check the names of an open before anything is written (target.c): with
+ * -w the device and the journal device must not be mounted or held by the
+ * kernel; an undo file needs -w, must be distinct from them and, if it
+ * exists, an e2undo file; with -j UNDO.journal too.  The undo files are
+ * then started under temporary names (UNDO.journal emptied now, as UNDO
+ * is by the open).
+ */
+static int check_names(struct e4debug *st, const char *cmd, int flags)
+{
+	unsigned int w = (flags & E4S_OPEN_RW) ? E4S_T_WRITE : 0;
+	unsigned int uf = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG |
+		E4S_T_UNDO;
+	struct e4s_target t[4];
+	size_t len;
+	int rc;
+
+	if (st->undo_path && !w) {
 		com_err(cmd, 0, "undo file %s needs -w (a read-only open "
-			"writes nothing); %s not opened", st->undo_file,
+			"writes nothing); %s not opened", st->undo_path,
 			st->device);
 		return 1;
 	}
-	if (e4s_check_undo(cmd, st->undo_file, st->device,
-			       st->journal_dev))
-		return 1;
-	if (!st->journal_dev)
-		return 0;
-	len = strlen(st->undo_file) + sizeof(".journal");
-	st->journal_undo = malloc(len);
-	if (!st->journal_undo) {
-		com_err(cmd, ENOMEM, "while opening %s", st->device);
-		return 1;
+	if (st->undo_path && st->journal_dev) {
+		len = strlen(st->undo_path) + sizeof(".journal");
+		st->jundo_path = malloc(len);
+		if (!st->jundo_path) {
+			com_err(cmd, ENOMEM, "while opening %s", st->device);
+			return 1;
+		}
+		snprintf(st->jundo_path, len, "%s.journal", st->undo_path);
 	}
-	snprintf(st->journal_undo, len, "%s.journal", st->undo_file);
-	return e4s_check_undo(cmd, st->journal_undo, st->device,
-				  st->journal_dev) ||
-		e4s_setup_undo(cmd, st->journal_undo);
+	t[0] = (struct e4s_target){ .what = "device", .path = st->device,
+				    .flags = E4S_T_ANY | w };
+	t[1] = (struct e4s_target){ .what = "journal device",
+				    .path = st->journal_dev,
+				    .flags = E4S_T_ANY | w };
+	t[2] = (struct e4s_target){ .what = "undo file",
+				    .path = st->undo_path, .flags = uf };
+	t[3] = (struct e4s_target){ .what = "journal undo file",
+				    .path = st->jundo_path, .flags = uf };
+	rc = e4s_check_targets(cmd, t, 4) != 0;
+	e4s_release_targets(t, 4);
+	if (rc)
+		return 1;
+	if (st->undo_path &&
+	    begin_undo(cmd, st->undo_path, &st->undo, &st->undo_file))
+		return 1;
+	if (st->jundo_path &&
+	    (begin_undo(cmd, st->jundo_path, &st->jundo, &st->journal_undo) ||
+	     e4s_setup_undo(cmd, st->journal_undo)))
+		return 1;
+	return 0;
 }
 
 int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
@@ -163,13 +229,13 @@ int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
 	free_names(st);
 	st->device = strdup(device);
 	st->journal_dev = journal_dev ? strdup(journal_dev) : NULL;
-	st->undo_file = undo_file ? strdup(undo_file) : NULL;
+	st->undo_path = undo_file ? strdup(undo_file) : NULL;
 	if (!st->device || (journal_dev && !st->journal_dev) ||
-	    (undo_file && !st->undo_file)) {
+	    (undo_file && !st->undo_path)) {
 		com_err(cmd, ENOMEM, "while opening %s", device);
 		goto fail;
 	}
-	if (check_undo(st, cmd, flags) || open_names(st, cmd, flags))
+	if (check_names(st, cmd, flags) || open_names(st, cmd, flags))
 		goto fail;
 	return 0;
 fail:

@@ -9,13 +9,21 @@
 
 #include "e4.h"
 #include "options.h"
+#include "target.h"
 
 struct e4debug {
 	ext2_filsys	fs;		/* NULL when nothing is open */
 	char		*device;
 	char		*journal_dev;	/* -j, or NULL */
-	char		*undo_file;	/* -z, or NULL */
-	char		*journal_undo;	/* -z with -j: UNDO.journal */
+	char		*undo_file;	/* -z: the temporary undo file the
+					 * session writes, or NULL */
+	char		*journal_undo;	/* -z with -j: the same for
+					 * UNDO.journal */
+	char		*undo_path;	/* -z UNDO, as named */
+	char		*jundo_path;	/* UNDO.journal, as named */
+	struct e4s_undo	undo, jundo;	/* renamed over the names at the
+					 * close if they recorded a write
+					 * (lib/support/target.c) */
 	int		rw;		/* opened read-write */
 	int		undo_used;	/* a write went to undo_file: append */
 	int		jundo_used;	/* ... to journal_undo */

@@ -24,6 +24,8 @@
 #include "open.h"
 #include "options.h"
 #include "replay.h"
+#include "stats.h"
+#include "target.h"
 #include "wlog.h"
 
 static const char *prog = "e4replay";
@@ -39,216 +41,16 @@ static void usage(void)
 		"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
 		"[--list-mappings]\n"
 		"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n"
+		"       %s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
+		"[-j JOURNAL_DEV] IMAGE\n"
 		"       %s --write-log=LOG --list [--json] [--marks] BASE\n"
 		"       %s --write-log=LOG --at=ENTRY|MARK [-n | -o OUTPUT] "
 		"[-v] [--json] BASE\n"
 		"       %s --write-log=LOG --check-order "
 		"[--data-mode=auto|ordered|journal|writeback]\n"
 		"\t[--marks] [-v] [--json] BASE\n",
-		prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog);
 	exit(E4R_EXIT_USAGE);
-}
-
-/*
- * Copy @src to @dst (created or truncated), skipping holes: only the data
- * extents SEEK_DATA/SEEK_HOLE report are written, so a sparse image stays
- * sparse.  Returns 0 or an errno.
- */
-static int sparse_copy(const char *src, const char *dst)
-{
-	static char buf[1 << 20];
-	int in, out, err = 0;
-	off_t size, data, hole, off;
-	struct stat st;
-	ssize_t n;
-
-	in = open(src, O_RDONLY);
-	if (in < 0)
-		return errno;
-	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
-		err = errno ? errno : EINVAL;
-		close(in);
-		return err;
-	}
-	size = st.st_size;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (out < 0) {
-		err = errno;
-		close(in);
-		return err;
-	}
-	if (fstat(out, &st) < 0) {
-		err = errno;
-		goto done;
-	}
-	if (S_ISBLK(st.st_mode)) {
-		/* A device keeps its old bytes in the holes: copy them all. */
-		for (off = 0; off < size && !err; off += n) {
-			size_t want = size - off < (off_t)sizeof(buf) ?
-				(size_t)(size - off) : sizeof(buf);
-
-			n = pread(in, buf, want, off);
-			if (n <= 0)
-				err = n < 0 ? errno : EIO;
-			else if (pwrite(out, buf, n, off) != n)
-				err = errno ? errno : EIO;
-		}
-		goto sync;
-	}
-	for (off = 0; off < size && !err; off = hole) {
-		data = lseek(in, off, SEEK_DATA);
-		if (data < 0) {
-			if (errno != ENXIO)
-				err = errno;
-			break;
-		}
-		hole = lseek(in, data, SEEK_HOLE);
-		if (hole < 0) {
-			err = errno;
-			break;
-		}
-		for (off = data; off < hole; off += n) {
-			size_t want = hole - off < (off_t)sizeof(buf) ?
-				(size_t)(hole - off) : sizeof(buf);
-
-			n = pread(in, buf, want, off);
-			if (n <= 0) {
-				err = n < 0 ? errno : EIO;
-				break;
-			}
-			if (pwrite(out, buf, n, off) != n) {
-				err = errno ? errno : EIO;
-				break;
-			}
-		}
-	}
-	if (!err && ftruncate(out, size) < 0)
-		err = errno;
-sync:
-	if (!err && fsync(out) < 0)
-		err = errno;
-done:
-	if (close(out) < 0 && !err)
-		err = errno;
-	close(in);
-	return err;
-}
-
-/* A file named on the command line, checked before anything is touched. */
-struct named {
-	const char	*what;		/* "IMAGE", "OUTPUT", ... */
-	const char	*path;		/* NULL: not given */
-	struct stat	st;
-	int		exists;
-};
-
-/*
- * Two names for one file: the same inode (hard links, symlinks, "./x"), or
- * two nodes of one block device.
- */
-static int same_file(const struct stat *a, const struct stat *b)
-{
-	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
-		return a->st_rdev == b->st_rdev;
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-/* Split @path into its directory (into @dir) and returns the base name. */
-static const char *split_dir(const char *path, char *dir, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash) {
-		snprintf(dir, len, ".");
-		return path;
-	}
-	snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path),
-		 path);
-	return slash + 1;
-}
-
-/* 0 if the directory holding @path exists and is writable, else errno. */
-static int dir_writable(const char *path)
-{
-	char dir[4096];
-
-	split_dir(path, dir, sizeof(dir));
-	if (access(dir, W_OK | X_OK) < 0)
-		return errno;
-	return 0;
-}
-
-/* Two names of files yet to be created that name the same new file. */
-static int same_new_file(const char *a, const char *b)
-{
-	char da[4096], db[4096];
-	const char *ba = split_dir(a, da, sizeof(da));
-	const char *bb = split_dir(b, db, sizeof(db));
-	struct stat sa, sb;
-
-	if (strcmp(ba, bb) || stat(da, &sa) < 0 || stat(db, &sb) < 0)
-		return 0;
-	return same_file(&sa, &sb);
-}
-
-/*
- * Refuse, before anything is opened or written, a command line where two
- * of IMAGE, JOURNAL_DEV, OUTPUT, --journal-output, the undo file(s) are
- * one file (compared by stat, not by name), an OUTPUT that is neither a
- * regular file, absent, nor a block device, and an undo file that is not
- * a regular file or cannot be created.  Prints one line; returns the exit
- * status (0: fine).
- */
-static int check_names(struct named *n, int nn, int first_undo)
-{
-	int a, b, err;
-
-	for (a = 0; a < nn; a++) {
-		if (!n[a].path)
-			continue;
-		if (stat(n[a].path, &n[a].st) == 0) {
-			n[a].exists = 1;
-		} else if (errno != ENOENT || a < 2) {
-			if (a < 2)	/* IMAGE, JOURNAL_DEV: opened later */
-				continue;
-			com_err(prog, errno, "while checking %s %s",
-				n[a].what, n[a].path);
-			return E4R_EXIT_ERROR;
-		}
-	}
-	for (a = 0; a < nn; a++) {
-		for (b = a + 1; b < nn && n[a].path; b++) {
-			if (!n[b].path || n[a].exists != n[b].exists)
-				continue;
-			if (n[a].exists ? !same_file(&n[a].st, &n[b].st) :
-			    !same_new_file(n[a].path, n[b].path))
-				continue;
-			fprintf(stderr, "%s: %s %s is the same file as %s %s; "
-				"nothing done\n", prog, n[b].what, n[b].path,
-				n[a].what, n[a].path);
-			return E4R_EXIT_USAGE;
-		}
-	}
-	for (a = 2; a < nn; a++) {
-		const char *need = a < first_undo ?
-			"a regular file or a block device" :
-			"a regular file";
-
-		if (!n[a].path)
-			continue;
-		if (n[a].exists && !S_ISREG(n[a].st.st_mode) &&
-		    !(a < first_undo && S_ISBLK(n[a].st.st_mode))) {
-			fprintf(stderr, "%s: %s %s is not %s; nothing done\n",
-				prog, n[a].what, n[a].path, need);
-			return E4R_EXIT_USAGE;
-		}
-		if (!n[a].exists && (err = dir_writable(n[a].path))) {
-			com_err(prog, err, "while checking that %s %s can be "
-				"created; nothing done", n[a].what, n[a].path);
-			return E4R_EXIT_ERROR;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -280,8 +82,9 @@ static int journal_open_failed(errcode_t retval, const char *device)
 {
 	if (jsb_refused(retval)) {
 		com_err(prog, retval, "in the journal of %s: the kernel "
-			"refuses this journal; nothing replayed (run e2fsck)",
-			device);
+			"refuses this journal superblock and will not mount "
+			"the fs; nothing replayed (e2fsck offers to clear "
+			"the journal, which discards its log)", device);
 		return E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
 	}
 	com_err(prog, retval, "while opening the journal of %s", device);
@@ -335,26 +138,76 @@ static int close_target(struct opened *t, const char *name)
 	return E4R_EXIT_ERROR;
 }
 
-/* -o: copy IMAGE to OUTPUT (and JOURNAL_DEV to --journal-output); sets
- * *@created / *@jcreated for the files it made.  0 or E4R_EXIT_ERROR. */
-static int copy_outputs(const struct e4s_req *o, const struct named *names,
-			int *created, int *jcreated)
-{
-	int err;
+/*
+ * What the run writes besides IMAGE in place: OUTPUT and --journal-output
+ * (built under a temporary name, or a block device written in place, only
+ * once the input decided the replay goes ahead) and the undo files
+ * (temporary until the run ends: lib/support/target.c).
+ */
+struct writes {
+	struct e4s_output	out, jout;
+	int			out_begun, jout_begun;
+	struct e4s_undo		undo, jundo;
+	const char		*undo_tmp, *jundo_tmp;	/* NULL: no -z */
+	const char		*out_name, *jout_name;	/* what to open */
+};
 
-	err = sparse_copy(o->device, o->output);
-	*created = !names[2].exists;
-	if (!err && o->journal_output) {
-		err = sparse_copy(o->journal_dev, o->journal_output);
-		*jcreated = !names[3].exists;
-		if (err)
-			com_err(prog, err, "while copying %s to %s",
-				o->journal_dev, o->journal_output);
-	} else if (err) {
-		com_err(prog, err, "while copying %s to %s", o->device,
-			o->output);
+/* Start one output and copy @src into it; 0 or E4R_EXIT_ERROR. */
+static int copy_one(const char *what, const char *src, const char *dst,
+		    struct e4s_output *out, int *begun, const char **name)
+{
+	if (e4s_output_begin(prog, what, dst, out))
+		return E4R_EXIT_ERROR;
+	*begun = 1;
+	if (e4s_output_copy(prog, src, out))
+		return E4R_EXIT_ERROR;
+	/* Closed: libext2fs opens it (a device exclusively) itself. */
+	close(out->fd);
+	out->fd = -1;
+	*name = out->tmp ? out->tmp : dst;
+	return 0;
+}
+
+/* -o: copy IMAGE into OUTPUT (and JOURNAL_DEV into --journal-output).
+ * 0 or E4R_EXIT_ERROR. */
+static int copy_outputs(const struct e4s_req *o, struct writes *w)
+{
+	int rc = copy_one("OUTPUT", o->device, o->output, &w->out,
+			  &w->out_begun, &w->out_name);
+
+	if (!rc && o->journal_output)
+		rc = copy_one("--journal-output", o->journal_dev,
+			      o->journal_output, &w->jout, &w->jout_begun,
+			      &w->jout_name);
+	return rc;
+}
+
+/*
+ * The run is over (@rc its status): rename the outputs into place if it
+ * succeeded, else drop them; keep each undo file that recorded a write.
+ * Returns the bits to add to the status.
+ */
+static int finish_writes(struct writes *w, int rc)
+{
+	int ok = !(rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)), add = 0;
+
+	if (w->jout_begun) {
+		if (ok && e4s_output_commit(prog, &w->jout))
+			ok = 0, add = E4R_EXIT_ERROR;
+		if (!ok)
+			e4s_output_abort(&w->jout);
 	}
-	return err ? E4R_EXIT_ERROR : 0;
+	if (w->out_begun) {
+		if (ok && e4s_output_commit(prog, &w->out))
+			ok = 0, add = E4R_EXIT_ERROR;
+		if (!ok)
+			e4s_output_abort(&w->out);
+	}
+	if (w->undo_tmp && e4s_undo_finish(prog, &w->undo, ok) < 0)
+		add = E4R_EXIT_ERROR;
+	if (w->jundo_tmp && e4s_undo_finish(prog, &w->jundo, ok) < 0)
+		add = E4R_EXIT_ERROR;
+	return add;
 }
 
 /*
@@ -366,8 +219,7 @@ static int copy_outputs(const struct e4s_req *o, const struct named *names,
  * describes (its plan is rebuilt for OUTPUT's journal, without io).
  * Returns the exit status.
  */
-static int run(struct e4s_req *o, const struct named *names,
-	       const char *jundo)
+static int run(struct e4s_req *o, struct writes *w)
 {
 	int replay = !o->check_order || o->output || o->replay_in_place ||
 		o->dry_run;
@@ -376,19 +228,18 @@ static int run(struct e4s_req *o, const struct named *names,
 	struct e4_plan *plan = NULL, *out_plan = NULL;
 	struct e4_jscan *scan = NULL;
 	struct e4s_replay rr;
-	int rc, order_rc = 0, created = 0, jcreated = 0;
+	int rc, order_rc = 0;
 	errcode_t retval;
 
 	memset(&rr, 0, sizeof(rr));
 	o->target = o->output ? o->output : o->device;
-	rc = open_target(o->device, o->journal_dev, in_place, o->undo_file,
-			 jundo, &in);
+	rc = open_target(o->device, o->journal_dev, in_place, w->undo_tmp,
+			 w->jundo_tmp, &in);
 	if (rc)
 		goto out;
 	if (in.jerr == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(in.fs) &&
 	    !o->check_order) {
-		if (!o->output ||
-		    !(rc = copy_outputs(o, names, &created, &jcreated)))
+		if (!o->output || !(rc = copy_outputs(o, w)))
 			printf("%s: no journal, nothing to replay\n",
 			       o->target);
 		goto out;
@@ -419,12 +270,12 @@ static int run(struct e4s_req *o, const struct named *names,
 		e4_plan_free(plan);
 		plan = NULL;
 		rc |= close_target(&in, o->device);
-		rc |= copy_outputs(o, names, &created, &jcreated);
+		rc |= copy_outputs(o, w);
 		if (rc)
 			goto out;
-		rc = open_target(o->output, o->journal_output ?
-				 o->journal_output : o->journal_dev, 1,
-				 o->undo_file, jundo, &out);
+		rc = open_target(w->out_name, o->journal_output ?
+				 w->jout_name : o->journal_dev, 1,
+				 w->undo_tmp, w->jundo_tmp, &out);
 		if (!rc && out.jerr)
 			rc = journal_open_failed(out.jerr, o->device);
 		if (rc)
@@ -441,7 +292,7 @@ static int run(struct e4s_req *o, const struct named *names,
 		goto out;
 	}
 	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
-		rc |= copy_outputs(o, names, &created, &jcreated);
+		rc |= copy_outputs(o, w);
 	if (!(rc & E4R_EXIT_ERROR))
 		rc |= e4s_replay_run(prog, o, in.fs, plan, &rr);
 out:
@@ -451,12 +302,95 @@ out:
 	e4_jscan_free(scan);
 	rc |= close_target(&out, o->output);
 	rc |= close_target(&in, o->device);
-	/* Remove only what this run created itself. */
-	if (created && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
-		unlink(o->output);
-	if (jcreated && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
-		unlink(o->journal_output);
+	rc |= finish_writes(w, rc | order_rc);
 	return rc | order_rc;
+}
+
+/*
+ * Check every name before anything is opened for writing (target.c: one
+ * file named twice, a wrong type, an undo file that is not one, a target
+ * mounted, held by the kernel or backing a busy loop device, an OUTPUT
+ * device smaller than IMAGE), start the undo files under temporary names,
+ * and run.  Returns the exit status.
+ */
+static int check_and_run(struct e4s_req *o, const char *jundo)
+{
+	int replay = !o->check_order || o->output || o->replay_in_place ||
+		o->dry_run;
+	unsigned int in_w = replay && !o->dry_run && !o->output ?
+		E4S_T_WRITE : 0;
+	unsigned int out_f = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG |
+		E4S_T_BLK;
+	unsigned int undo_f = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG |
+		E4S_T_UNDO;
+	struct e4s_target t[6] = {
+		{ .what = "IMAGE", .path = o->device,
+		  .flags = E4S_T_ANY | in_w },
+		{ .what = "JOURNAL_DEV", .path = o->journal_dev,
+		  .flags = E4S_T_ANY | in_w },
+		{ .what = "OUTPUT", .path = o->output, .flags = out_f },
+		{ .what = "--journal-output", .path = o->journal_output,
+		  .flags = out_f },
+		{ .what = "undo file", .path = o->undo_file, .flags = undo_f },
+		{ .what = "journal undo file", .path = jundo,
+		  .flags = undo_f },
+	};
+	struct writes w;
+	errcode_t retval;
+	int rc;
+
+	memset(&w, 0, sizeof(w));
+	/* An OUTPUT device holds all of IMAGE (JOURNAL_DEV): the copy. */
+	if (o->output && e4s_size_bytes(o->device, &t[2].min_bytes))
+		t[2].min_bytes = 0;
+	if (o->journal_output &&
+	    e4s_size_bytes(o->journal_dev, &t[3].min_bytes))
+		t[3].min_bytes = 0;
+	retval = e4s_check_targets(prog, t, 6);
+	if (retval)
+		return e4s_usage_error(retval) ? E4R_EXIT_USAGE :
+			E4R_EXIT_ERROR;
+	rc = 0;
+	if (o->undo_file) {
+		if (e4s_undo_begin(prog, o->undo_file, &w.undo))
+			rc = E4R_EXIT_ERROR;
+		else
+			w.undo_tmp = w.undo.out.tmp;
+	}
+	if (!rc && jundo) {
+		if (e4s_undo_begin(prog, jundo, &w.jundo))
+			rc = E4R_EXIT_ERROR;
+		else
+			w.jundo_tmp = w.jundo.out.tmp;
+	}
+	if (!rc)
+		rc = run(o, &w);
+	else
+		rc |= finish_writes(&w, rc);
+	e4s_release_targets(t, 6);
+	return rc;
+}
+
+/*
+ * --stats: journal statistics, read-only (lib/support/replay_stats.c);
+ * -n is allowed (nothing is written anyway), the options of a replay or
+ * of --check-order are not.  Returns the exit status.
+ */
+static int stats_mode(const struct e4s_req *o)
+{
+	if (!o->stats) {
+		fprintf(stderr, "%s: --plot and --all go with --stats\n",
+			prog);
+		return E4R_EXIT_USAGE;
+	}
+	if (o->output || o->undo_file || o->journal_output || o->verbose ||
+	    o->upto_set || o->ignore_fc || o->replay_anyway ||
+	    o->check_order || o->replay_in_place || o->order_opt_set) {
+		fprintf(stderr, "%s: --stats reads the journal only: it takes "
+			"--json, --plot, --all, -j and -n\n", prog);
+		return E4R_EXIT_USAGE;
+	}
+	return e4s_stats_main(prog, o);
 }
 
 int main(int argc, char **argv)
@@ -466,16 +400,12 @@ int main(int argc, char **argv)
 		E4S_O_JOURNAL_OUTPUT, E4S_O_IGNORE_FC, E4S_O_REPLAY_ANYWAY,
 		E4S_O_CHECK_ORDER, E4S_O_REPLAY, E4S_O_DATA_MODE,
 		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS,
+		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
 		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS, 0
 	};
 	struct e4s_req o;
-	int first, rc;
+	int first;
 	char jundo[4096];
-	struct named names[6] = {
-		{ .what = "IMAGE" }, { .what = "JOURNAL_DEV" },
-		{ .what = "OUTPUT" }, { .what = "--journal-output" },
-		{ .what = "undo file" }, { .what = "journal undo file" },
-	};
 
 	e4s_req_init(&o);
 	add_error_table(&et_e4_error_table);
@@ -487,6 +417,8 @@ int main(int argc, char **argv)
 	    (o.output && o.replay_in_place))
 		usage();
 	o.device = argv[first];
+	if (o.stats || o.plot || o.stats_all)
+		return stats_mode(&o);
 	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
 		return e4s_wlog_run(prog, &o);
 	if (o.wlog_list || o.wlog_at || o.wlog_marks) {
@@ -528,14 +460,5 @@ int main(int argc, char **argv)
 		/* The journal device gets its own undo file, UNDO.journal. */
 		snprintf(jundo, sizeof(jundo), "%s.journal", o.undo_file);
 	}
-	names[0].path = o.device;
-	names[1].path = o.journal_dev;
-	names[2].path = o.output;
-	names[3].path = o.journal_output;
-	names[4].path = o.undo_file;
-	names[5].path = o.undo_file && o.journal_dev ? jundo : NULL;
-	rc = check_names(names, 6, 4);
-	if (rc)
-		exit(rc);
-	return run(&o, names, names[5].path);
+	return check_and_run(&o, o.undo_file && o.journal_dev ? jundo : NULL);
 }

@@ -14,20 +14,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <et/com_err.h>
 
 #include "e4.h"
 #include "json.h"
 #include "parse.h"
+#include "target.h"
 
 static const char *prog = "e4stamp";
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"Usage: %s [-o offset] [-l length] [-s size] [-b bufsize] "
-		"device\n"
+		"Usage: %s [-f] [-o offset] [-l length] [-s size] "
+		"[-b bufsize] device\n"
 		"       %s -c [--json] [-o offset] [-l length] device\n"
 		"       %s -c [--json] -B blocksize device block[-block]...\n"
 		"Sizes and offsets in bytes, suffixes K M G; multiples of "
@@ -35,9 +37,56 @@ static void usage(void)
 	exit(16);
 }
 
+/*
+ * Progress on a terminal, in the style of libext2fs's numeric progress
+ * meter (ext2fs_numeric_progress_update(): "label: done/total", redrawn
+ * in place with backspaces, at most once a second).
+ */
+struct progress {
+	int	on;
+	time_t	last;
+	int	width;		/* characters drawn last */
+};
+
+static void progress_update(struct progress *p, uint64_t done,
+			    uint64_t total)
+{
+	time_t now;
+
+	if (!p->on)
+		return;
+	now = time(NULL);
+	if (now == p->last && done < total)
+		return;
+	p->last = now;
+	p->width = printf("%*s%llu/%llu MiB", 0, "",
+			  (unsigned long long)(done >> 20),
+			  (unsigned long long)((total + (1 << 20) - 1) >> 20));
+	printf("%.*s", p->width, "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b"
+	       "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b");
+	fflush(stdout);
+}
+
+static void progress_init(struct progress *p, const char *dev)
+{
+	memset(p, 0, sizeof(*p));
+	p->on = isatty(STDOUT_FILENO);
+	if (p->on)
+		printf("Stamping %s: ", dev);
+}
+
+static void progress_close(struct progress *p)
+{
+	if (p->on)
+		printf("%*s%.*s done\n", p->width, "", p->width,
+		       "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b"
+		       "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b");
+}
+
 static int do_stamp(const char *dev, int fd, uint64_t off, uint64_t len,
 		    size_t bufsize)
 {
+	struct progress prog_meter;
 	unsigned char *buf;
 	uint64_t pos = off;
 
@@ -47,9 +96,12 @@ static int do_stamp(const char *dev, int fd, uint64_t off, uint64_t len,
 			bufsize);
 		return 8;
 	}
+	progress_init(&prog_meter, dev);
 	while (pos < off + len) {
 		size_t n = bufsize;
 		ssize_t w;
+
+		progress_update(&prog_meter, pos - off, len);
 
 		if (n > off + len - pos)
 			n = off + len - pos;
@@ -65,6 +117,7 @@ static int do_stamp(const char *dev, int fd, uint64_t off, uint64_t len,
 		pos += n;
 	}
 	free(buf);
+	progress_close(&prog_meter);
 	if (fsync(fd) && errno != EINVAL) {
 		com_err(prog, errno, "while syncing %s", dev);
 		return 8;
@@ -131,19 +184,20 @@ int main(int argc, char **argv)
 	long long bs = 0;
 	uint64_t uv, a, b;
 	char what[4];
-	int c, check = 0, json = 0, fd, rc = 0, i, created;
+	int c, check = 0, json = 0, force = 0, fd, rc = 0, i, created;
 	uint64_t units = 0, stale = 0, blocks = 0, sblocks = 0, devsize;
 	const char *dev;
 	struct stat st;
 	off_t end;
 
 	add_error_table(&et_e4_error_table);
-	while ((c = getopt_long(argc, argv, "cB:o:l:s:b:h", longopts,
+	while ((c = getopt_long(argc, argv, "cfB:o:l:s:b:h", longopts,
 				NULL)) != -1) {
 		const char *arg = optarg;
 
 		switch (c) {
 		case 'c': check = 1; break;
+		case 'f': force = 1; break;
 		case 'J': json = 1; break;
 		case 'o': case 'l': case 's': case 'b': case 'B':
 			snprintf(what, sizeof(what), "-%c", c);
@@ -193,17 +247,43 @@ int main(int argc, char **argv)
 		return 16;
 	}
 	dev = argv[optind];
-	if (!check) {
-		int mount_flags = 0;
+	if (check && force) {
+		fprintf(stderr, "%s: -f goes with stamping, not -c\n", prog);
+		return 16;
+	}
+	if (check) {
+		e4s_warn_mounted(prog, dev);
+	} else {
+		errcode_t retval;
+		char found[512];
+		struct e4s_target t = {
+			.what = "device", .path = dev,
+			.flags = E4S_T_WRITE | E4S_T_REG | E4S_T_BLK |
+			(size >= 0 ? E4S_T_CREATE : 0),
+		};
 
-		if (ext2fs_check_if_mounted(dev, &mount_flags) == 0 &&
-		    (mount_flags & EXT2_MF_MOUNTED)) {
-			com_err(prog, E4_ERR_MOUNTED, "while stamping %s", dev);
-			return 8;
+		/* Mounted, held, backing a busy loop: never, even with -f. */
+		retval = e4s_check_targets(prog, &t, 1);
+		e4s_release_targets(&t, 1);
+		if (retval)
+			return e4s_usage_error(retval) ? 16 : 8;
+		/* What it holds (libblkid), as mke2fs asks: -f to go on. */
+		if (t.exists && !force) {
+			int r = e4s_probe_contents(dev, found, sizeof(found));
+
+			if (r) {
+				fprintf(stderr, "%s: %s %s %s; stamping "
+					"destroys it: use -f to stamp it "
+					"anyway; nothing written\n", prog, dev,
+					r > 0 ? "holds" : "cannot be probed:",
+					found);
+				return 8;
+			}
 		}
 	}
 	created = 0;
-	fd = open(dev, check ? O_RDONLY : O_RDWR);
+	fd = open(dev, check ? O_RDONLY : O_RDWR | (stat(dev, &st) == 0 &&
+		  S_ISBLK(st.st_mode) ? O_EXCL : 0));
 	if (fd < 0 && errno == ENOENT && size >= 0) {
 		fd = open(dev, O_RDWR | O_CREAT | O_EXCL, 0644);
 		created = fd >= 0;

@@ -17,6 +17,7 @@
 #include "e4.h"
 #include "open.h"
 #include "options.h"
+#include "target.h"
 #include "tune.h"
 
 static const char *prog = "e4tune";
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 	e4s_tune_lister listers[3];
 	struct e4s_req o;
 	ext2_filsys fs = NULL;
+	struct e4s_target t[3];
+	struct e4s_undo undo = { .out = { .fd = -1 } };
 	int rc = 0, want_write, flags, jw, iw, uw, nl = 0, first;
 
 	e4s_req_init(&o);
@@ -96,13 +99,38 @@ int main(int argc, char **argv)
 	}
 
 	flags = (want_write && !o.dry_run) ? E4S_OPEN_RW : 0;
-	if ((flags & E4S_OPEN_RW) && o.undo_file &&
-	    e4s_check_undo(prog, o.undo_file, o.device, o.journal_dev))
+	/* Every target checked before a byte is written (target.c). */
+	t[0] = (struct e4s_target){ .what = "device", .path = o.device,
+		.flags = E4S_T_ANY | ((flags & E4S_OPEN_RW) ? E4S_T_WRITE : 0) };
+	t[1] = (struct e4s_target){ .what = "journal device",
+		.path = o.journal_dev, .flags = E4S_T_ANY |
+		(jw && !o.dry_run ? E4S_T_WRITE : 0) };
+	t[2] = (struct e4s_target){ .what = "undo file",
+		.path = (flags & E4S_OPEN_RW) ? o.undo_file : NULL,
+		.flags = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG | E4S_T_UNDO };
+	if (e4s_check_targets(prog, t, 3))
 		exit(1);
-	/* With -j only the journal device is written: -z covers it. */
-	if (e4s_open_fs(prog, o.device, flags,
-			    o.journal_dev && !iw ? NULL : o.undo_file, &fs))
+	/* The undo file is built under a temporary name: a refused or
+	 * no-op edit leaves an existing one as it was. */
+	if (t[2].path) {
+		if (e4s_undo_begin(prog, o.undo_file, &undo))
+			exit(1);
+		o.undo_file = undo.out.tmp;
+	}
+	/* With -j only the journal device is written: -z covers it.  A
+	 * listing also opens a bare external journal device. */
+	if (e4s_open_fs(prog, o.device, flags | (flags & E4S_OPEN_RW ? 0 :
+			E4S_OPEN_JOURNAL_DEV),
+			o.journal_dev && !iw ? NULL : o.undo_file, &fs)) {
+		e4s_undo_finish(prog, &undo, 0);
 		exit(1);
+	}
+	if (e4s_is_journal_dev(fs) && (o.list_unwritten || o.journal_dev)) {
+		fprintf(stderr, "%s: %s is an external journal device, not a "
+			"file system: only -l lists it\n", prog, o.device);
+		ext2fs_close_free(&fs);
+		exit(1);
+	}
 
 	if (jw)
 		rc = e4s_tune_journal_write(prog, &o, fs);
@@ -112,7 +140,8 @@ int main(int argc, char **argv)
 		rc = e4s_tune_unwritten_write(prog, &o, fs);
 	if (o.list) {
 		listers[nl++] = e4s_tune_journal_list;
-		listers[nl++] = e4s_tune_itable_list;
+		if (!e4s_is_journal_dev(fs))	/* no inode tables there */
+			listers[nl++] = e4s_tune_itable_list;
 	}
 	if (o.list_unwritten)
 		listers[nl++] = e4s_tune_unwritten_list;
@@ -134,5 +163,8 @@ int main(int argc, char **argv)
 			rc = 1;
 		}
 	}
+	if (e4s_undo_finish(prog, &undo, !rc) < 0)
+		rc = 1;
+	e4s_release_targets(t, 3);
 	return rc;
 }

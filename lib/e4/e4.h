@@ -197,7 +197,10 @@ typedef struct e4_journal *e4_journal_t;
  * e4_journal_open() - find and open the journal of @fs: the internal one
  * (inode s_journal_inum, mapped through libext2fs, extents or block map),
  * or, when @ext_dev is not NULL, the external journal device at that path,
- * which must be a journal_dev fs whose UUID equals s_journal_uuid.  Reads
+ * which must be a journal_dev fs whose UUID equals s_journal_uuid.  When
+ * @fs is itself an external journal device (opened with
+ * EXT2_FLAG_JOURNAL_DEV_OK) and @ext_dev is NULL, its own journal is
+ * opened on fs->io (j->external set; no fs to replay into).  Reads
  * the superblock and validates it (e4_jsb_validate()).  With E4_JOURNAL_RW
  * an external device is opened read-write (with E4_JOURNAL_UNDO through
  * libext2fs's undo_io_manager, so e2undo can roll the device back); the
@@ -335,10 +338,19 @@ struct e4_jtag {
 	blk64_t		jblk;		/* jblock holding the logged copy */
 	uint32_t	flags;		/* JBD2_FLAG_* */
 	uint32_t	csum;		/* stored tag checksum (v2: low 16 bits) */
-	int		csum_ok;	/* 1 ok, 0 mismatch, -1 not checksummed */
+	int		csum_ok;	/* 1 ok, 0 mismatch, -1 not checksummed,
+					 * E4_CSUM_PENDING not read yet */
 	int		fate;		/* enum e4_tag_fate, set by
 					 * e4_plan_build() */
+	int		hashed;		/* hash set (E4_SCANF_HASH) */
+	uint64_t	hash;		/* e4_jblock_hash() of the copy as
+					 * replay writes it (unescaped) */
 };
+
+/* e4_jtag.csum_ok of a v2/v3 tag whose copy E4_SCANF_DEFER_CSUM left
+ * unread: e4_plan_replay() checks it while reading the copy, or
+ * e4_jscan_check_tags() does.  The plan takes it as good until then. */
+#define E4_CSUM_PENDING	2
 
 /* What replay does with one tag (e4_jtag.fate). */
 enum e4_tag_fate {
@@ -438,6 +450,7 @@ struct e4_jscan {
 	uint32_t	fc_head_tid;	/* tid of that HEAD tag, if any */
 	int		upto_set;	/* the scan was given an upto tid */
 	uint32_t	upto;
+	uint64_t	ncsum_pending;	/* tags left E4_CSUM_PENDING */
 	struct e4_fcscan *fc;		/* fc.c: the fast-commit area scanned
 					 * for end_tid (NULL: no fast-commit
 					 * feature, empty log, or a failed
@@ -446,6 +459,13 @@ struct e4_jscan {
 
 /* Flags for e4_journal_scan(). */
 #define E4_SCANF_UPTO		0x1	/* stop after committed tid @upto */
+#define E4_SCANF_HASH		0x4	/* also e4_jblock_hash() every copy
+					 * it reads (e4_jtag.hash) */
+#define E4_SCANF_DEFER_CSUM	0x2	/* v2/v3 without COMPAT_CHECKSUM:
+					 * leave the data blocks unread,
+					 * their tags E4_CSUM_PENDING, for
+					 * e4_plan_replay() to check in its
+					 * one read of the log */
 
 /*
  * e4_journal_scan() - the kernel's PASS_SCAN (fs/jbd2/recovery.c
@@ -472,6 +492,16 @@ struct e4_jscan {
  */
 errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 			  struct e4_jscan **ret);
+
+/*
+ * e4_jscan_check_tags() - check the tag checksum of every tag of @scan
+ * (of journal @j) that E4_SCANF_DEFER_CSUM left E4_CSUM_PENDING, reading
+ * the copies in sorted runs of up to 8 MiB, as the scan would have: an
+ * unreadable copy fails its checksum.  Recounts nbad_tag_csum and
+ * corrupt as the scan does; tag fates are not touched (build the plan
+ * again).  Returns 0 or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *scan);
 
 /* e4_jscan_free() - release a scan (NULL is fine). */
 void e4_jscan_free(struct e4_jscan *scan);
@@ -595,6 +625,16 @@ int e4_jblock_escape(void *blk);
  * the magic back (fs/jbd2/recovery.c do_one_pass(), PASS_REPLAY).
  */
 void e4_jblock_unescape(void *blk, int escaped);
+
+/*
+ * e4_jblock_hash() - 64-bit content hash of block @blk (@bs bytes) as
+ * replay writes it (@escaped: a logged copy whose tag had
+ * JBD2_FLAG_ESCAPE, hashed with JBD2_MAGIC back in its first 4 bytes):
+ * multiply-xorshift over 64-bit words in four lanes.  Not a CRC: a block
+ * carrying its own crc32c makes any CRC of it a constant.  For comparing
+ * blocks (the ordering check's ahead blocks), never stored.
+ */
+uint64_t e4_jblock_hash(const void *blk, unsigned int bs, int escaped);
 
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */
@@ -882,6 +922,18 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *plan,
  * Returns 0, EXT2_ET_BAD_MAGIC (no superblock there) or io errors.
  */
 errcode_t e4_super_set_recover(ext2_filsys fs);
+
+/*
+ * e4_journal_clear_err() - as the kernel's ext4_clear_journal_err() on
+ * every mount, also one with an empty log: if the journal superblock of
+ * @j records an error (s_errno != 0), set ERROR_FS in the primary fs
+ * superblock on disk (raw 1 KiB write, own checksum) and in fs->super,
+ * then zero s_errno and write the journal superblock; *@marked = 1 then,
+ * else 0 (nothing written).  e4_journal_replay() does the same as part of
+ * a replay.  Returns 0, E4_ERR_READ_ONLY (@j or its fs opened read-only),
+ * EXT2_ET_BAD_MAGIC or io errors.
+ */
+errcode_t e4_journal_clear_err(e4_journal_t j, int *marked);
 
 /*
  * e4_fs_reload() - after e4_journal_replay() wrote blocks in place, make
@@ -1262,6 +1314,18 @@ struct e4_order_opts {
 					 * as with log_from_start */
 };
 
+/*
+ * Something the ordering check could not read, so its verdict says nothing
+ * about it: a state S_k, an inode's mapping, an inode scan cut short.
+ */
+struct e4_order_unchecked {
+	uint32_t	tid;		/* the transaction being checked (0:
+					 * the outside-window scan of S_n) */
+	uint32_t	ino;		/* the inode, or 0 */
+	errcode_t	err;		/* why */
+	char		what[120];	/* what was not checked */
+};
+
 struct e4_order_report {
 	int		data_mode;	/* resolved enum e4_data_mode */
 	int		data_mode_src;	/* enum e4_data_mode_src */
@@ -1289,6 +1353,12 @@ struct e4_order_report {
 					 * (0: fast commits are checked) */
 	char		warnings[8][160];
 	int		nwarnings;
+	/* Fail closed: what could not be read.  A report with nunchecked
+	 * != 0 or error != 0 is partial, never a verdict. */
+	struct e4_order_unchecked *unchecked;
+	size_t		nunchecked;
+	errcode_t	error;		/* the check stopped on it: tx[] holds
+					 * the transactions checked before */
 };
 
 /*
@@ -1305,7 +1375,11 @@ struct e4_order_report {
  * when replay writes the block), and runs the structural checks of
  * e4tools issue 4.  Memory is bounded by the touched inodes and the
  * findings.  Nothing is written.  On success *@ret is the report
- * (e4_order_report_free()).
+ * (e4_order_report_free()).  Fail closed: every state, inode mapping or
+ * inode scan it could not read is listed in rep->unchecked (the check
+ * goes on with the rest); a read error of the channel below the states
+ * stops it, and then *@ret is the partial report too (rep->error, tx[]
+ * the transactions fully checked before), with the error returned.
  * Returns 0, E4_ERR_UPTO_NOT_FOUND (opts->upto is no committed tid),
  * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
  * image itself (a replayed state that cannot be opened is recorded as a
@@ -1997,6 +2071,166 @@ struct e4_replayed;
  */
 errcode_t e4_replayed_fc(struct e4_replayed *r);
 
+/* ---- stats.c: statistics over the transactions of a log --------------- */
+
+/* Log2 buckets of a histogram: bucket k counts values in [2^k, 2^(k+1)). */
+#define E4_JSTAT_BUCKETS	64
+
+/* An interval this long (ms) looks like the commit timer's: ext4's
+ * default commit=5 s (JBD2_DEFAULT_MAX_COMMIT_AGE), less a jiffy's slack. */
+#define E4_JSTAT_TIMER_MS	4500
+
+/* The distribution of one per-transaction quantity. */
+struct e4_jstat_dist {
+	uint64_t	count;		/* values */
+	double		total;		/* their sum */
+	double		min, max, mean;
+	double		median;		/* the middle value, or the mean of
+					 * the two middle ones */
+	double		p90;		/* nearest rank: v[ceil(0.9 n) - 1] of
+					 * the sorted values */
+};
+
+/* A log2 histogram.  Values below 1 are counted apart. */
+struct e4_jstat_hist {
+	uint64_t	negative;	/* values < 0 (intervals only) */
+	uint64_t	zero;		/* values == 0 */
+	uint64_t	below_one;	/* 0 < value < 1 (intervals only) */
+	uint64_t	bucket[E4_JSTAT_BUCKETS];	/* [2^k, 2^(k+1)) */
+	unsigned int	nbuckets;	/* 1 + the highest nonempty bucket */
+};
+
+/* One transaction on the commit timeline. */
+struct e4_jstat_point {
+	uint32_t	tid;
+	double		t;		/* seconds since the first commit of
+					 * the array (negative: earlier) */
+	uint64_t	blocks;		/* its log blocks (jblocks) */
+	int		back;		/* committed earlier than the tid
+					 * before it (a negative interval) */
+};
+
+/* A commit time that went backwards: tid committed before prev_tid. */
+struct e4_jstat_neg {
+	uint32_t	prev_tid, tid;
+	double		ms;		/* the interval, < 0 */
+};
+
+struct e4_jstats {
+	uint64_t	transactions;
+	uint32_t	first_tid, last_tid;	/* of the array's ends */
+	double		span_seconds;	/* latest minus earliest commit time */
+	double		commits_per_second;	/* (transactions - 1) /
+						 * span_seconds; 0 when the
+						 * span is 0 */
+	struct e4_jstat_dist blocks;	/* log blocks (jblocks) per transaction:
+					 * descriptor, data, revoke, commit */
+	struct e4_jstat_dist tags;	/* tags (logged fs blocks) per
+					 * transaction */
+	struct e4_jstat_dist interval_ms;	/* between the commits of
+						 * consecutive tids, ms */
+	uint64_t	intervals_subsecond;	/* of them in [0, 1000) ms:
+						 * commits forced (fsync) */
+	uint64_t	intervals_timer;	/* >= E4_JSTAT_TIMER_MS: as
+						 * the commit timer's */
+	uint64_t	log_blocks;	/* jblocks of all the transactions */
+	uint64_t	data_blocks;	/* of them: logged fs blocks (tags) */
+	uint64_t	descriptor_blocks, revoke_blocks, commit_blocks;
+	uint64_t	revoke_records;	/* duplicates included */
+	struct e4_jstat_hist hist_blocks, hist_tags, hist_interval;
+	struct e4_jstat_neg *negative;	/* every negative interval, in order */
+	uint64_t	nnegative;
+	uint64_t	shared_trans;	/* transactions whose commit time
+					 * (sec and nsec) another one has */
+	uint64_t	shared_times;	/* distinct times shared so */
+	uint64_t	shared_max;	/* most transactions at one time */
+	int		all_times_zero;	/* no commit block has a time */
+	uint64_t	max_txn_blocks;	/* the kernel's limit per transaction
+					 * (j_max_transaction_buffers) */
+	struct e4_jstat_point *points;	/* the timeline, one per transaction
+					 * in array order */
+};
+
+/*
+ * e4_jstats_compute() - statistics over the @n transactions at @trans
+ * (in log order, e.g. a scan's committed ones, trans[0..ncommitted)):
+ * counts and shares of descriptor, revoke, commit and data blocks; the
+ * distributions of log blocks and of tags per transaction and of the
+ * interval between the commits of consecutive tids (ms, from
+ * commit_sec/commit_nsec; a tid that committed before its predecessor
+ * gives a negative interval, listed in ->negative); log2 histograms of
+ * the three; how many transactions share one commit time (the kernel
+ * takes it from ktime_get_coarse_real_ts64() in
+ * journal_submit_commit_record(): a jiffy's resolution); the timeline.
+ * @log_area is the journal's length less its fast-commit area, jblocks
+ * (e4_jsb_log_end(): the kernel's j_total_len - j_fc_wbufsize);
+ * ->max_txn_blocks is @log_area / 3, the "each up to N blocks" of
+ * /proc/fs/jbd2/<dev>/info (Linux 6.18 jbd2_journal_get_max_txn_bufs(),
+ * checked by mounting).
+ * On success *@ret is owned by the caller (e4_jstats_free()).  Returns 0
+ * or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
+			    uint64_t log_area, struct e4_jstats **ret);
+
+/* e4_jstats_free() - release @st (NULL is fine). */
+void e4_jstats_free(struct e4_jstats *st);
+
+/*
+ * e4_jtrans_commit_diff_ns() - the commit time of @b minus that of @a
+ * (h_commit_sec, h_commit_nsec), ns, negative if @b committed earlier; a
+ * double, exact below 2^53 ns (104 days), approximate for the garbage
+ * times some tools write.
+ */
+double e4_jtrans_commit_diff_ns(const struct e4_jtrans *a,
+				const struct e4_jtrans *b);
+
+/* e4_jstat_bucket_low() - 2^@k, the lowest value of histogram bucket @k. */
+double e4_jstat_bucket_low(unsigned int k);
+
+/* ---- oldlog.c: older transactions after the end of the live log ------- */
+
+/* The older transactions of a log (e4_journal_scan_old()). */
+struct e4_jscan_old {
+	struct e4_jtrans *trans;	/* whole older transactions, oldest
+					 * first (committed = 0: the kernel
+					 * does not replay them; checksums
+					 * not checked: commit_csum_ok -1) */
+	size_t		ntrans;
+	uint64_t	cut;		/* transactions seen only in part:
+					 * start overwritten, a gap, no
+					 * commit block: left out */
+	uint64_t	skipped;	/* jblocks that are no descriptor,
+					 * revoke or commit block and not a
+					 * data block of one */
+	uint64_t	newer_blocks;	/* descriptor/revoke/commit jblocks
+					 * with a tid not older than
+					 * s_sequence: ignored */
+	blk64_t		first_jblk;	/* where the walk began */
+	blk64_t		nblocks;	/* jblocks walked */
+};
+
+/*
+ * e4_journal_scan_old() - the older transactions still readable in the
+ * log of @j after the live log that the scan @s found: the jblocks from
+ * the block after the last one of @s's last transaction (the whole log
+ * area when s_start is 0, from s_head if it is set, else from s_first)
+ * around the circular log up to s_start.  As `debugfs logdump -O` does, it reads past the point where
+ * the kernel's do_one_pass() (fs/jbd2/recovery.c) stops, but once around
+ * the log only, and it resynchronises: every descriptor, revoke or
+ * commit block whose tid is older than s_sequence (wrap-safe) is taken;
+ * other blocks are skipped.  A transaction is kept when it was read from
+ * its first block (right after the commit block of the tid before it)
+ * through its commit block without a gap; others count in ->cut.  No
+ * checksum is checked.  Reads the journal in runs of 256 jblocks.
+ * On success *@ret is owned by the caller (e4_jscan_old_free()).
+ * Returns 0, EXT2_ET_NO_MEMORY or io errors (a block that cannot be read).
+ */
+errcode_t e4_journal_scan_old(e4_journal_t j, const struct e4_jscan *s,
+			      struct e4_jscan_old **ret);
+
+/* e4_jscan_old_free() - release @o (NULL is fine). */
+void e4_jscan_old_free(struct e4_jscan_old *o);
 #include "e4_wlog.h"
 
 #endif /* E4_H */

@@ -307,6 +307,16 @@ struct e4_wlog_txn {
 	uint64_t	violations;	/* I/O-order violation blocks */
 };
 
+/* Something the check could not read, so its verdict says nothing about
+ * it (fail closed): a commit's new mappings, an inode's extent tree. */
+struct e4_wlog_unchecked {
+	int64_t		entry;		/* the commit write or the point */
+	uint32_t	tid;		/* the transaction, or 0 */
+	ext2_ino_t	ino;		/* the inode, or 0 */
+	errcode_t	err;
+	char		what[160];
+};
+
 struct e4_wlog_check_opts {
 	int		data_mode;	/* enum e4_data_mode; AUTO: journaled
 					 * file data means journal, else
@@ -328,6 +338,9 @@ struct e4_wlog_report {
 	uint64_t	notes;		/* permitted findings */
 	uint64_t	unrecoverable;	/* points whose recovery fails */
 	uint64_t	states_opened;	/* replayed states read */
+	struct e4_wlog_unchecked *unchecked;	/* a report with any is
+						 * partial: no verdict */
+	size_t		nunchecked;
 	char		warnings[8][200];
 	int		nwarnings;
 };
@@ -353,7 +366,11 @@ struct e4_wlog_report {
  * be replayed from the journal or have every sector written (or
  * discarded) by an entry up to P after it last became free.  With an
  * explicit data=writeback both are notes.  A point whose journal the
- * kernel refuses is reported (E4_WLOG_UNRECOVERABLE).  Nothing is written.
+ * kernel refuses is reported (E4_WLOG_UNRECOVERABLE).  Fail closed: a
+ * commit whose single-image check could not read everything, or an inode
+ * whose extent tree does not read at a point, is listed in
+ * rep->unchecked (the check goes on; the report is then partial, never a
+ * verdict); a read error of the device stops it.  Nothing is written.
  * On success *@ret is the report (e4_wlog_report_free()).
  * Returns 0, E4_ERR_NO_JOURNAL (BASE has no internal journal),
  * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors on a state

@@ -134,8 +134,15 @@ static errcode_t open_external(e4_journal_t j, const char *path,
 	if (!io)
 		io = (j->flags & E4_JOURNAL_UNDO) && (j->flags & E4_JOURNAL_RW) ?
 			undo_io_manager : unix_io_manager;
+	/*
+	 * Written, the device is opened exclusively (O_EXCL on a block
+	 * device): a journal the kernel holds, as the external journal of a
+	 * mounted fs (journal_path=), fails with EBUSY instead of being
+	 * written under it.
+	 */
 	retval = io->open(io_name ? io_name : path,
-			  (j->flags & E4_JOURNAL_RW) ? IO_FLAG_RW : 0, &j->io);
+			  (j->flags & E4_JOURNAL_RW) ?
+			  IO_FLAG_RW | IO_FLAG_EXCLUSIVE : 0, &j->io);
 	if (retval)
 		return retval;
 	j->external = 1;
@@ -175,6 +182,30 @@ out:
 	return retval;
 }
 
+/*
+ * @fs is itself an external journal device (opened with
+ * EXT2_FLAG_JOURNAL_DEV_OK: no file system, only the journal): its
+ * journal superblock follows the device's ext2 superblock and the journal
+ * spans the device, as open_external() finds it for a fs's journal.  The
+ * channel is the fs's own, with one more reference.
+ */
+static errcode_t open_bare(e4_journal_t j)
+{
+	ext2_filsys fs = j->fs;
+	errcode_t retval;
+
+	retval = ext2fs_get_mem(strlen(fs->device_name) + 1, &j->dev_name);
+	if (retval)
+		return retval;
+	strcpy(j->dev_name, fs->device_name);
+	j->io = fs->io;
+	j->io->refcount++;
+	j->external = 1;
+	j->real_len = ext2fs_blocks_count(fs->super);
+	j->sb_jblk = ext2fs_journal_sb_start(fs->blocksize);
+	return 0;
+}
+
 errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 			  e4_journal_t *ret)
 {
@@ -189,7 +220,8 @@ errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
 	errcode_t retval;
 
 	*ret = NULL;
-	if (!ext2fs_has_feature_journal(fs->super) && !ext_dev)
+	if (!ext2fs_has_feature_journal(fs->super) && !ext_dev &&
+	    !ext2fs_has_feature_journal_dev(fs->super))
 		return E4_ERR_NO_JOURNAL;
 	if (!ext_dev && !fs->super->s_journal_inum &&
 	    !e2p_is_null_uuid(fs->super->s_journal_uuid))
@@ -200,8 +232,12 @@ errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
 	j->fs = fs;
 	j->flags = flags;
 	j->blocksize = fs->blocksize;
-	retval = ext_dev ? open_external(j, ext_dev, io, io_name) :
-		open_internal(j);
+	if (ext_dev)
+		retval = open_external(j, ext_dev, io, io_name);
+	else if (ext2fs_has_feature_journal_dev(fs->super))
+		retval = open_bare(j);
+	else
+		retval = open_internal(j);
 	if (retval)
 		goto fail;
 	retval = ext2fs_get_mem(j->blocksize, &j->sb);

@@ -279,9 +279,17 @@ static int read_live(struct ctx *c, struct state *st, ext2_ino_t ino)
 	unsigned int t;
 
 	if (e4_read_inode(st->fs, ino, inode, EXT2_INODE_SIZE(st->fs->super)))
+		return -1;	/* unreadable: not "not live" */
+	if (!inode->i_links_count)
 		return 0;
-	if (!inode->i_links_count || ord_inode_used(st, ino) != 1)
+	switch (ord_inode_used(st, ino)) {
+	case 1:
+		break;
+	case 0:
 		return 0;
+	default:
+		return -1;	/* its inode bitmap is unreadable */
+	}
 	t = inode->i_mode & LINUX_S_IFMT;
 	return t == LINUX_S_IFREG || t == LINUX_S_IFDIR || t == LINUX_S_IFLNK;
 }
@@ -338,26 +346,58 @@ static errcode_t note_reuse(struct ctx *c, struct e4_order_tx *tx,
 }
 
 /* Process one touched inode of Tk.  Identity is (ino, i_generation). */
+/*
+ * A mapping that does not parse in @st because a block it is read through
+ * has unknown content there (logged only later: its content at S_k is not
+ * in the image, issue 13): explained by that rule, not a failed read.
+ */
+static int map_unknown(struct ctx *c, struct state *st, const struct imap *m)
+{
+	size_t i;
+
+	if (m->lost)
+		return 1;
+	for (i = 0; i < m->ntree; i++)
+		if (ord_is_unknown(c, st, m->tree[i]))
+			return 1;
+	return 0;
+}
+
 errcode_t ord_do_inode(struct ctx *c, struct state *prev,
 		       struct state *cur, struct e4_order_tx *tx,
 		       ext2_ino_t ino, struct imap *a, struct imap *p,
 		       blk64_t *cand, size_t ncand, int *explained)
 {
 	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
-	int regular, exempt, metadata;
+	int regular, exempt, metadata, live;
 	uint32_t gen;
 	size_t i;
 	errcode_t retval;
 
-	if (!ord_ino_checked(cur->fs, ino) || !read_live(c, cur, ino))
+	if (!ord_ino_checked(cur->fs, ino))
+		return 0;
+	live = read_live(c, cur, ino);
+	if (live < 0)
+		return ord_unchecked(c->rep, tx->tid, ino, 0, "inode %u "
+				     "unreadable in the state after tid %u "
+				     "(its inode table or bitmap block)",
+				     ino, tx->tid);
+	if (!live)
 		return 0;
 	regular = LINUX_S_ISREG(inode->i_mode);
 	metadata = LINUX_S_ISDIR(inode->i_mode) ||
 		LINUX_S_ISLNK(inode->i_mode);
 	gen = inode->i_generation;
 	exempt = ino_exempt(cur->fs, ino, inode);
-	if (ord_get_map(c, cur, ino, inode, a))
-		return 0;	/* unreadable in S_k: nothing to diff */
+	retval = ord_get_map(c, cur, ino, inode, a);
+	if (retval == EXT2_ET_NO_MEMORY)
+		return retval;
+	if (retval && map_unknown(c, cur, a))
+		return 0;	/* unknown content in S_k: nothing to diff */
+	if (retval)	/* unreadable in S_k: its diff cannot be checked */
+		return ord_unchecked(c->rep, tx->tid, ino, retval, "mapping "
+				     "of inode %u in the state after tid %u",
+				     ino, tx->tid);
 	tx->touched++;
 	for (i = 0; i < a->ntree; i++)
 		if (in_sorted(cand, ncand, a->tree[i]))
@@ -365,7 +405,7 @@ errcode_t ord_do_inode(struct ctx *c, struct state *prev,
 						     sizeof(*cand), blk_cmp) -
 				  cand] = 1;
 	p->n = p->ntree = 0;
-	if (read_live(c, prev, ino)) {
+	if (read_live(c, prev, ino) > 0) {
 		if (inode->i_generation != gen) {
 			/* another file: all its mappings are new in Tk */
 			retval = note_reuse(c, tx, ino, inode->i_generation,
@@ -407,7 +447,7 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 	ext2_ino_t ino;
 	struct ext2_inode *inode;
 	unsigned int isz = EXT2_INODE_SIZE(cur->fs->super);
-	errcode_t retval;
+	errcode_t retval, err = 0;
 	size_t i;
 	int *expl = NULL;
 
@@ -420,7 +460,8 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 	retval = ext2fs_open_inode_scan(cur->fs, 0, &scan);
 	if (retval)
 		goto out;
-	while (!ext2fs_get_next_inode_full(scan, &ino, inode, isz) && ino) {
+	while (!(err = ext2fs_get_next_inode_full(scan, &ino, inode, isz)) &&
+	       ino) {
 		int hit = 0;
 
 		if (!inode->i_links_count || !ord_ino_checked(cur->fs, ino) ||
@@ -432,8 +473,26 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 		    !inode->i_block[EXT2_DIND_BLOCK] &&
 		    !inode->i_block[EXT2_TIND_BLOCK])
 			continue;
-		if (ord_get_map(c, cur, ino, inode, a))
+		err = ord_get_map(c, cur, ino, inode, a);
+		if (err == EXT2_ET_NO_MEMORY) {
+			retval = err;
+			break;
+		}
+		if (err && map_unknown(c, cur, a)) {
+			err = 0;
 			continue;
+		}
+		if (err) {
+			retval = ord_unchecked(c->rep, tx->tid, ino, err,
+					       "mapping of inode %u in the "
+					       "state after tid %u (searched "
+					       "for journaled tree blocks)",
+					       ino, tx->tid);
+			err = 0;
+			if (retval)
+				break;
+			continue;
+		}
 		for (i = 0; i < a->ntree && !hit; i++)
 			hit = in_sorted(left, nleft, a->tree[i]);
 		if (!hit)
@@ -443,6 +502,10 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 		if (retval)
 			break;
 	}
+	if (err && !retval)	/* the scan stopped: the rest unsearched */
+		retval = ord_unchecked(c->rep, tx->tid, 0, err, "inodes past "
+				       "%u in the state after tid %u (the "
+				       "inode scan stopped)", ino, tx->tid);
 	ext2fs_close_inode_scan(scan);
 out:
 	ext2fs_free_mem(&expl);
@@ -455,8 +518,8 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 			  struct e4_order_tx *tx)
 {
 	blk64_t *cand = NULL, *left = NULL;
-	int *expl = NULL;
-	size_t ncand = 0, nleft = 0, i, pend_from = c->npend;
+	int *expl = NULL, bad;
+	size_t ncand = 0, nleft = 0, i, run, pend_from = c->npend;
 	unsigned int ipb = c->bs / EXT2_INODE_SIZE(cur->fs->super);
 	struct imap a, p;
 	errcode_t retval = 0;
@@ -512,16 +575,35 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		if (retval)
 			goto out;
 	}
-	for (i = 0, nleft = 0; i < ncand; i++) {
+	for (i = 0, nleft = 0; i < ncand; i += run) {
+		size_t b;
+
+		/* runs of consecutive unexplained blocks: one read (a run
+		 * that fails is read block by block) */
+		for (run = 1; !expl[i] && i + run < ncand &&
+		     run < CHUNK_BLOCKS && !expl[i + run] &&
+		     cand[i + run] == cand[i] + run; run++)
+			;
 		if (expl[i])
 			continue;
-		if (ext2fs_has_feature_extents(cur->fs->super)) {
-			if (io_channel_read_blk64(cur->fs->io, cand[i], 1,
-						  c->buf) ||
-			    e4_le16(c->buf) != EXT3_EXT_MAGIC)
-				continue;
+		if (!ext2fs_has_feature_extents(cur->fs->super)) {
+			for (b = 0; b < run; b++)
+				left[nleft++] = cand[i + b];
+			continue;
 		}
-		left[nleft++] = cand[i];
+		bad = run > 1 && io_channel_read_blk64(cur->fs->io, cand[i],
+						       (int)run, c->buf);
+		for (b = 0; b < run; b++) {
+			unsigned char *d = c->buf + (run > 1 && !bad ?
+						     b * c->bs : 0);
+
+			if ((run == 1 || bad) &&
+			    io_channel_read_blk64(cur->fs->io, cand[i + b], 1,
+						  d))
+				continue;
+			if (e4_le16(d) == EXT3_EXT_MAGIC)
+				left[nleft++] = cand[i + b];
+		}
 	}
 	if (nleft)
 		retval = find_owners(c, prev, cur, tx, left, nleft, &a, &p);
@@ -578,10 +660,11 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	const struct e4_jscan *scan = plan->scan;
 	e4_journal_t j = plan->j;
 	struct state slot[2], *prev = &slot[0], *cur = &slot[1], *tmp;
-	size_t n, k;
+	size_t n, k = 0;
 	errcode_t retval;
 	unsigned int defm;
 	int fc_check;
+	int walking = 0;
 
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
@@ -684,6 +767,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	if (retval)
 		goto out;
 
+	walking = 1;
 	for (k = 1; k <= n; k++) {
 		const struct e4_jtrans *tr = &scan->trans[k - 1];
 		struct e4_order_tx *tx = &rep->tx[rep->ntx++];
@@ -702,8 +786,12 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			goto out;	/* not the state's content: the disk */
 		if (err) {
 			tx->unreadable = 1;
-			ord_warn(rep, "state after tid %u unreadable (%s): not "
-			     "checked", tr->tid, error_message(err));
+			retval = ord_unchecked(rep, tr->tid, 0, err, "the state "
+					       "after tid %u (every mapping "
+					       "and block it changes)",
+					       tr->tid);
+			if (retval)
+				goto out;
 			continue;
 		}
 		rep->last_tid = tr->tid;
@@ -765,6 +853,16 @@ out:
 	state_free(&slot[0]);
 	state_free(&slot[1]);
 	ctx_free(&c);
+	if (retval && walking && retval != EXT2_ET_NO_MEMORY) {
+		/* Fail closed: the caller shows what was not checked. */
+		if (k <= n && rep->ntx)
+			rep->ntx--;		/* tid k: not fully checked */
+		while (k <= n && rep->nf > c.tx_first_f)
+			ext2fs_free_mem(&rep->f[--rep->nf].path);
+		rep->error = retval;
+		*ret = rep;
+		return retval;
+	}
 	if (retval) {
 		e4_order_report_free(rep);
 		return retval;

@@ -27,6 +27,7 @@ struct acopy {
 	blk64_t		fsblk, src;
 	uint64_t	hash;		/* of the unescaped copy */
 	uint32_t	flags;
+	int		hashed;		/* hash from the scan: not read */
 };
 
 static int acopy_cmp(const void *a, const void *b)
@@ -44,25 +45,6 @@ static int acopy_src_cmp(const void *a, const void *b)
 }
 
 /*
- * 64-bit content hash of a block (multiply-xorshift over 64-bit words).
- * Not a CRC: metadata_csum blocks carry their own crc32c, which makes any
- * CRC of them collide (the CRC of a message followed by its CRC is a
- * constant).
- */
-static uint64_t block_hash(const unsigned char *b, unsigned int bs)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL, w;
-	unsigned int i;
-
-	for (i = 0; i + 8 <= bs; i += 8) {
-		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
-/*
  * A block is ahead when its image copy equals one of its journaled copies
  * in the window (committed transactions).  Copies and image blocks are
  * read in large sorted chunks and compared by a 64-bit hash.
@@ -71,7 +53,7 @@ errcode_t ord_find_ahead(struct ctx *c)
 {
 	const struct e4_jscan *s = c->scan;
 	struct acopy *a = NULL;
-	size_t n = 0, na = 0, i, t, g, aa = 0;
+	size_t n = 0, na = 0, i, t, g, aa = 0, unhashed = 0;
 	errcode_t retval = 0;
 
 	for (i = 0; i < s->ncommitted; i++)
@@ -90,14 +72,21 @@ errcode_t ord_find_ahead(struct ctx *c)
 				continue;
 			a[n].fsblk = tg->fsblk;
 			a[n].flags = tg->flags;
-			a[n].hash = 0;
+			a[n].hash = tg->hash;
+			a[n].hashed = tg->hashed;	/* by the scan */
+			unhashed += !tg->hashed;
 			n++;
 		}
-	/* Hash the copies, reading runs of the journal. */
-	xsort(a, n, sizeof(*a), acopy_src_cmp);
-	for (i = 0; i < n; i = g) {
+	/* Hash the copies the scan did not, reading runs of the journal. */
+	if (unhashed)
+		xsort(a, n, sizeof(*a), acopy_src_cmp);
+	for (i = 0; i < n && unhashed; i = g) {
+		if (a[i].hashed) {
+			g = i + 1;
+			continue;
+		}
 		for (g = i + 1; g < n && g - i < CHUNK_BLOCKS &&
-		     a[g].src == a[g - 1].src + 1; g++)
+		     !a[g].hashed && a[g].src == a[g - 1].src + 1; g++)
 			;
 		/* an unread copy or image block leaves "ahead" unknown:
 		 * the check fails rather than miss it */
@@ -108,8 +97,8 @@ errcode_t ord_find_ahead(struct ctx *c)
 		for (t = i; t < g; t++) {
 			unsigned char *b = c->buf + (t - i) * c->bs;
 
-			e4_jblock_unescape(b, a[t].flags & JBD2_FLAG_ESCAPE);
-			a[t].hash = block_hash(b, c->bs);
+			a[t].hash = e4_jblock_hash(b, c->bs,
+					a[t].flags & JBD2_FLAG_ESCAPE);
 		}
 	}
 	/* Hash the image copies, reading runs of the fs. */
@@ -129,8 +118,8 @@ errcode_t ord_find_ahead(struct ctx *c)
 			goto out;
 		for (u = i; u < g; ) {
 			blk64_t b = a[u].fsblk;
-			uint64_t h = block_hash(c->buf + (b - first) * c->bs,
-						c->bs);
+			uint64_t h = e4_jblock_hash(c->buf +
+					(b - first) * c->bs, c->bs, 0);
 			int eq = 0;
 
 			for (; u < g && a[u].fsblk == b; u++)
@@ -448,8 +437,9 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 	unsigned int isz = EXT2_INODE_SIZE(fs->super);
 	struct imap m;
 	struct e4_order_finding f;
-	errcode_t retval;
+	errcode_t retval, err = 0;
 	size_t i, from = c->rep->nf;
+	int used;
 
 	memset(&m, 0, sizeof(m));
 	retval = ext2fs_get_memzero(isz, &inode);
@@ -461,16 +451,40 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 		return retval;
 	}
 	c->tx_first_f = c->rep->nf;
-	while (!ext2fs_get_next_inode_full(scan, &ino, inode, isz) && ino) {
+	while (!(err = ext2fs_get_next_inode_full(scan, &ino, inode, isz)) &&
+	       ino) {
 		int metadata;
 
-		if (!inode->i_links_count || !ord_ino_checked(fs, ino) ||
-		    ord_inode_used(st, ino) != 1)
+		if (!inode->i_links_count || !ord_ino_checked(fs, ino))
+			continue;
+		used = ord_inode_used(st, ino);
+		if (used < 0) {
+			retval = ord_unchecked(c->rep, 0, ino, 0, "inode %u: "
+					       "its inode bitmap is unreadable "
+					       "(outside-window scan)", ino);
+			if (retval)
+				break;
+			continue;
+		}
+		if (!used)
 			continue;
 		metadata = LINUX_S_ISDIR(inode->i_mode) ||
 			LINUX_S_ISLNK(inode->i_mode);
-		if (ord_get_map(c, st, ino, inode, &m))
+		err = ord_get_map(c, st, ino, inode, &m);
+		if (err == EXT2_ET_NO_MEMORY) {
+			retval = err;
+			break;
+		}
+		if (err) {
+			retval = ord_unchecked(c->rep, 0, ino, err, "mapping "
+					       "of inode %u in the replayed "
+					       "state (outside-window scan)",
+					       ino);
+			err = 0;
+			if (retval)
+				break;
 			continue;
+		}
 		for (i = 0; i < m.n; i++) {
 			const struct run *r = &m.r[i];
 			blk64_t b, n, x;
@@ -481,10 +495,23 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 				n = r->len - b;
 				if (n > CHUNK_BLOCKS)
 					n = CHUNK_BLOCKS;
-				if (r->pblk + b + n > c->nblocks ||
-				    io_channel_read_blk64(fs->io, r->pblk + b,
-							  (int)n, c->buf))
+				if (r->pblk + b + n > c->nblocks)
 					break;
+				err = io_channel_read_blk64(fs->io, r->pblk + b,
+							    (int)n, c->buf);
+				if (err) {
+					retval = ord_unchecked(c->rep, 0, ino,
+						err, "data blocks %llu-%llu of "
+						"inode %u (outside-window scan)",
+						(unsigned long long)(r->pblk + b),
+						(unsigned long long)(r->pblk + b +
+								     n - 1),
+						ino);
+					err = 0;
+					if (retval)
+						goto out;
+					break;
+				}
 				c->rep->outside_blocks += n;
 				for (x = 0; x < n; x++) {
 					blk64_t p = r->pblk + b + x;
@@ -518,6 +545,12 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 			}
 		}
 	}
+	if (err && !retval)	/* the scan stopped: the rest unread */
+		retval = ord_unchecked(c->rep, 0, 0, err, "inodes past %u in "
+				       "the replayed state (outside-window "
+				       "scan stopped)", ino);
+	if (retval)
+		goto out;
 	c->rep->outside_checked = 1;
 	ord_resolve_paths(c, fs, from, 0);
 out:

@@ -205,6 +205,10 @@ errcode_t ord_check_fc(struct ctx *c, struct state *prev);
 
 void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Record what could not be read (tid, inode or 0, why); 0 or ENOMEM. */
+errcode_t ord_unchecked(struct e4_order_report *rep, uint32_t tid,
+			ext2_ino_t ino, errcode_t err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* Add a finding to the report, extending a recent contiguous one. */
 errcode_t ord_add_finding(struct ctx *c,
 			  const struct e4_order_finding *given);

@@ -50,6 +50,29 @@ void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
 	va_end(ap);
 }
 
+errcode_t ord_unchecked(struct e4_order_report *rep, uint32_t tid,
+			ext2_ino_t ino, errcode_t err, const char *fmt, ...)
+{
+	struct e4_order_unchecked *u;
+	va_list ap;
+	errcode_t retval;
+
+	retval = ext2fs_resize_mem(rep->nunchecked * sizeof(*u),
+				   (rep->nunchecked + 1) * sizeof(*u),
+				   &rep->unchecked);
+	if (retval)
+		return retval;
+	u = &rep->unchecked[rep->nunchecked++];
+	memset(u, 0, sizeof(*u));
+	u->tid = tid;
+	u->ino = ino;
+	u->err = err;
+	va_start(ap, fmt);
+	vsnprintf(u->what, sizeof(u->what), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
 struct e4_order_tx *ord_rep_tx(struct ctx *c, uint32_t tid)
 {
 	size_t i;
@@ -221,5 +244,6 @@ void e4_order_report_free(struct e4_order_report *rep)
 	}
 	ext2fs_free_mem(&rep->f);
 	ext2fs_free_mem(&rep->tx);
+	ext2fs_free_mem(&rep->unchecked);
 	ext2fs_free_mem(&rep);
 }

@@ -38,9 +38,20 @@ struct e4_overlay {
 	char			name[48];
 };
 
+#define OVL_CACHE	64	/* single-block reads kept per channel */
+
 struct ovl_priv {
 	e4_overlay_t	ov;
 	unsigned char	*tmp;		/* one fs block */
+	/*
+	 * The last single fs-block reads, direct mapped by block number:
+	 * libext2fs reads an inode table block once per inode of it, and
+	 * the overlay has no block cache below.  Valid for the state
+	 * (st->k) they were read in.
+	 */
+	unsigned char	*cache;		/* OVL_CACHE blocks */
+	blk64_t		cblk[OVL_CACHE];	/* block + 1; 0 empty */
+	size_t		ck;		/* st->k of the cached blocks */
 };
 
 errcode_t e4_chan_pread(io_channel io, uint64_t off, uint64_t len, void *buf)
@@ -163,12 +174,16 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 	priv->ov = ov;
 	retval = ext2fs_get_mem(ov->blocksize, &priv->tmp);
 	if (!retval)
+		retval = ext2fs_get_mem((size_t)OVL_CACHE * ov->blocksize,
+					&priv->cache);
+	if (!retval)
 		retval = e4_chan_new(e4_overlay_io_manager, name, priv, &io);
 	if (!retval) {
 		*channel = io;
 		return 0;
 	}
 	ext2fs_free_mem(&priv->tmp);
+	ext2fs_free_mem(&priv->cache);
 	ext2fs_free_mem(&priv);
 	return retval;
 }
@@ -179,6 +194,7 @@ static errcode_t ovl_close(io_channel channel)
 
 	if (e4_chan_put(channel)) {
 		ext2fs_free_mem(&priv->tmp);
+		ext2fs_free_mem(&priv->cache);
 		ext2fs_free_mem(&priv);
 	}
 	return 0;
@@ -192,57 +208,112 @@ static errcode_t ovl_set_blksize(io_channel channel, int blksize)
 	return 0;
 }
 
-static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
-				int count, void *data)
+/* Bytes [@off, @off + @len) of the image below; a failure inside the
+ * image is kept (not a garbage pointer past the end). */
+static errcode_t backing_read(e4_overlay_t ov, uint64_t off, uint64_t len,
+			      void *buf)
+{
+	errcode_t retval = e4_chan_pread(ov->backing, off, len, buf);
+
+	if (retval && (!ov->limit || off + len <= ov->limit))
+		note(ov, retval);
+	return retval;
+}
+
+/*
+ * The image's bytes with the state's copies over them: the gaps between
+ * mapped blocks from the image, mapped blocks from their copies only (a
+ * block the map covers is not read below).
+ */
+static errcode_t ovl_read_map(io_channel channel, unsigned long long block,
+			     int count, void *data)
 {
 	struct ovl_priv *priv = channel->private_data;
 	e4_overlay_t ov = priv->ov;
 	const struct e4_state *st = ov->st;
-	uint64_t off, size, bs = ov->blocksize;
+	uint64_t off, size, end, pos, bs = ov->blocksize;
+	unsigned char *out = data;
 	size_t lo, n = st ? st->n : 0;
 	errcode_t retval;
 
 	size = count < 0 ? (uint64_t)-(int64_t)count :
 		(uint64_t)count * channel->block_size;
 	off = block * (uint64_t)channel->block_size;
-	retval = e4_chan_pread(ov->backing, off, size, data);
-	if (retval && (!ov->limit || off + size <= ov->limit))
-		note(ov, retval);	/* not a garbage pointer past the end */
-	if (retval || !n || !size)
-		return retval;
+	if (!n || !size)
+		return backing_read(ov, off, size, data);
+	end = off + size;
 	/* First map entry at or after the fs block holding @off. */
-	for (lo = e4_state_find(st, off / bs);
-	     lo < n && st->ents[lo].fsblk <= (off + size - 1) / bs;) {
-		const struct e4_copy *e = &st->ents[lo];
-		uint64_t bstart = e->fsblk * bs, from, to;
+	lo = e4_state_find(st, off / bs);
+	for (pos = off; pos < end; ) {
+		const struct e4_copy *e = lo < n ? &st->ents[lo] : NULL;
+		uint64_t bstart = e && e->fsblk < end / bs + 1 ?
+			e->fsblk * bs : end, to;
 		size_t run = 1;
 
+		if (bstart > end)
+			bstart = end;
+		if (bstart > pos) {	/* a gap: the image */
+			retval = backing_read(ov, pos, bstart - pos,
+					      out + (pos - off));
+			if (retval)
+				return retval;
+			pos = bstart;
+			continue;
+		}
 		/* Whole blocks whose copies are contiguous: one read. */
-		if (bstart >= off) {
+		if (bstart == pos) {
 			while (lo + run < n &&
 			       st->ents[lo + run].fsblk == e->fsblk + run &&
 			       st->ents[lo + run].src_blk == e->src_blk + run &&
-			       bstart + (run + 1) * bs <= off + size)
+			       bstart + (run + 1) * bs <= end)
 				run++;
 		}
-		if (bstart >= off && bstart + run * bs <= off + size) {
-			retval = read_copies(ov, e, run,
-					     (unsigned char *)data +
-					     (bstart - off));
+		if (bstart == pos && bstart + run * bs <= end) {
+			retval = read_copies(ov, e, run, out + (pos - off));
 			if (retval)
 				return retval;
+			pos += run * bs;
 			lo += run;
 			continue;
 		}
+		/* Part of a block: its copy, the part wanted. */
 		retval = read_copies(ov, e, 1, priv->tmp);
 		if (retval)
 			return retval;
-		from = bstart > off ? bstart : off;
-		to = bstart + bs < off + size ? bstart + bs : off + size;
-		memcpy((unsigned char *)data + (from - off),
-		       priv->tmp + (from - bstart), to - from);
+		to = bstart + bs < end ? bstart + bs : end;
+		memcpy(out + (pos - off), priv->tmp + (pos - bstart), to - pos);
+		pos = to;
 		lo++;
 	}
+	return 0;
+}
+
+static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
+				int count, void *data)
+{
+	struct ovl_priv *priv = channel->private_data;
+	e4_overlay_t ov = priv->ov;
+	size_t k = ov->st ? ov->st->k : 0, x;
+	unsigned char *c;
+	errcode_t retval;
+
+	if (count != 1 || (unsigned int)channel->block_size != ov->blocksize)
+		return ovl_read_map(channel, block, count, data);
+	if (priv->ck != k) {	/* another state: forget */
+		memset(priv->cblk, 0, sizeof(priv->cblk));
+		priv->ck = k;
+	}
+	x = block % OVL_CACHE;
+	c = priv->cache + x * ov->blocksize;
+	if (priv->cblk[x] != block + 1) {
+		retval = ovl_read_map(channel, block, 1, c);
+		if (retval) {
+			priv->cblk[x] = 0;
+			return retval;
+		}
+		priv->cblk[x] = block + 1;
+	}
+	memcpy(data, c, ov->blocksize);
 	return 0;
 }
 

@@ -80,26 +80,24 @@ static void copy_of(const struct e4_jtag *g, uint32_t tid,
 	c->flags = (g->flags & JBD2_FLAG_ESCAPE) ? E4_COPY_ESCAPED : 0;
 }
 
-/* Sort key of the window's candidates: fs block, then log order. */
+/* A candidate of the window and its sort key: fs block, then log order
+ * (seq, its index among the candidates). */
 struct cand {
 	struct e4_copy	c;
-	uint64_t	seq;		/* position in log order */
-	struct e4_jtag	*tag;
+	struct e4_jtag	*tag;		/* NULL once superseded */
+};
+
+struct cand_key {
+	blk64_t		fsblk;
+	size_t		seq;
 };
 
 static int cmp_fsblk_seq(const void *a, const void *b)
 {
-	const struct cand *x = a, *y = b;
+	const struct cand_key *x = a, *y = b;
 
-	if (x->c.fsblk != y->c.fsblk)
-		return x->c.fsblk < y->c.fsblk ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
+	if (x->fsblk != y->fsblk)
+		return x->fsblk < y->fsblk ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -138,8 +136,8 @@ static errcode_t plan_window(struct e4_plan *p)
 	struct e4_replay_result *res = &p->res;
 	struct e4_revoke_table *rt = NULL;
 	struct cand *c = NULL;
+	struct cand_key *key = NULL;
 	size_t i, k, n = 0, total = 0;
-	uint64_t seq = 0;
 	errcode_t retval;
 	int why;
 
@@ -150,6 +148,9 @@ static errcode_t plan_window(struct e4_plan *p)
 		return retval;
 	res->nrevoke_blocks = e4_revoke_count(rt);
 	retval = ext2fs_get_array(total ? total : 1, sizeof(*c), &c);
+	if (!retval)
+		retval = ext2fs_get_array(total ? total : 1, sizeof(*key),
+					  &key);
 	if (retval)
 		goto out;
 
@@ -181,35 +182,37 @@ static errcode_t plan_window(struct e4_plan *p)
 			}
 			g->fate = E4_TAG_REPLAY;
 			copy_of(g, t->tid, &c[n].c);
-			c[n].seq = seq++;
 			c[n].tag = g;
+			key[n].fsblk = g->fsblk;
+			key[n].seq = n;
 			n++;
 		}
 	}
 	if (res->nbad_csum || res->nbad_block)
 		res->corrupt = 1;
 
-	/* Newest surviving copy of each block wins. */
-	xsort(c, n, sizeof(*c), cmp_fsblk_seq);
-	for (i = 0, k = 0; i < n; i++) {
-		if (i + 1 < n && c[i + 1].c.fsblk == c[i].c.fsblk) {
-			c[i].tag->fate = E4_TAG_SUPERSEDED;
+	/* Newest surviving copy of each block wins; the winners stay in
+	 * log order. */
+	xsort(key, n, sizeof(*key), cmp_fsblk_seq);
+	for (i = 0, k = n; i + 1 < n; i++)
+		if (key[i + 1].fsblk == key[i].fsblk) {
+			c[key[i].seq].tag->fate = E4_TAG_SUPERSEDED;
+			c[key[i].seq].tag = NULL;
 			res->nsuperseded++;
-			continue;
+			k--;
 		}
-		c[k++] = c[i];
-	}
-	n = k;
-	xsort(c, n, sizeof(*c), cmp_seq);
-	res->nwritten = n;
-	retval = ext2fs_get_array(n ? n : 1, sizeof(*p->final), &p->final);
+	res->nwritten = k;
+	retval = ext2fs_get_array(k ? k : 1, sizeof(*p->final), &p->final);
 	if (retval)
 		goto out;
-	for (i = 0; i < n; i++)
-		p->final[i] = c[i].c;
+	for (i = 0, k = 0; i < n; i++)
+		if (c[i].tag)
+			p->final[k++] = c[i].c;
+	n = k;
 	p->nfinal = n;
 out:
 	ext2fs_free_mem(&c);
+	ext2fs_free_mem(&key);
 	e4_revoke_free(rt);
 	return retval;
 }
@@ -390,13 +393,46 @@ static errcode_t tx_copies(const struct e4_plan *p, const struct e4_jtrans *tr,
 	return 0;
 }
 
+/* Room for @n entries in the state's map (doubling: no copy per step). */
+static errcode_t ents_room(struct e4_state *st, size_t n)
+{
+	size_t na = st->alloc ? st->alloc : 64;
+	errcode_t retval;
+
+	if (n <= st->alloc)
+		return 0;
+	while (na < n)
+		na *= 2;
+	retval = ext2fs_resize_array(sizeof(*st->ents), st->alloc, na,
+				     &st->ents);
+	if (!retval)
+		st->alloc = na;
+	return retval;
+}
+
+/* Index of the first entry of ents[0..n) at or after @fsblk. */
+static size_t ents_find(const struct e4_copy *e, size_t n, blk64_t fsblk)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].fsblk < fsblk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 errcode_t e4_state_advance(struct e4_state *st)
 {
 	const struct e4_plan *p = st->plan;
 	const struct e4_jtrans *tr;
 	struct copy_idx *t = NULL;
 	blk64_t *rev = NULL;
-	size_t nt = 0, nr = 0, a, b, m = 0, r = 0;
+	size_t nt = 0, nr = 0, a, b, m, ins = 0, w, i, r;
 	errcode_t retval;
 
 	if (st->k >= p->ntx)
@@ -413,32 +449,56 @@ errcode_t e4_state_advance(struct e4_state *st)
 		nr = tr->nrevokes;
 		xsort(rev, nr, sizeof(*rev), blk_cmp);
 	}
-	retval = spare_room(st, st->n + nt);
+	/* Tk's newest copy of each block (the last of equal blocks). */
+	for (a = 0, m = 0; a < nt; a++)
+		if (a + 1 == nt || t[a + 1].c.fsblk != t[a].c.fsblk)
+			t[m++] = t[a];
+	nt = m;
+	for (b = 0; b < nt; b++) {
+		i = ents_find(st->ents, st->n, t[b].c.fsblk);
+		ins += i == st->n || st->ents[i].fsblk != t[b].c.fsblk;
+	}
+	retval = ents_room(st, st->n + ins);
 	if (retval)
 		goto out;
-	/* Merge; Tk's newest copy wins; a revoke of Tk cancels every copy
-	 * of its block (all have tids <= Tk's). */
-	for (a = 0, b = 0; a < st->n || b < nt;) {
-		const struct e4_copy *e;
-
-		if (b + 1 < nt && t[b + 1].c.fsblk == t[b].c.fsblk) {
-			b++;	/* a later tag of Tk for the same block */
+	/*
+	 * Merge in place from the top: Tk's copy replaces the one before;
+	 * entries move only above the lowest new block (a transaction's
+	 * new blocks mostly lie above the map's: little moves).
+	 */
+	a = st->n;
+	w = st->n + ins;
+	for (b = nt; b > 0 && w != a; ) {
+		if (a && st->ents[a - 1].fsblk > t[b - 1].c.fsblk) {
+			st->ents[--w] = st->ents[--a];
 			continue;
 		}
-		if (b >= nt || (a < st->n && st->ents[a].fsblk < t[b].c.fsblk)) {
-			e = &st->ents[a++];
-		} else {
-			if (a < st->n && st->ents[a].fsblk == t[b].c.fsblk)
-				a++;
-			e = &t[b++].c;
-		}
-		while (r < nr && rev[r] < e->fsblk)
-			r++;
-		if (r < nr && rev[r] == e->fsblk)
-			continue;
-		st->spare[m++] = *e;
+		if (a && st->ents[a - 1].fsblk == t[b - 1].c.fsblk)
+			a--;
+		st->ents[--w] = t[--b].c;
 	}
-	spare_swap(st, m);
+	for (; b > 0; b--)	/* no new block below: replacements only */
+		st->ents[ents_find(st->ents, a, t[b - 1].c.fsblk)] =
+			t[b - 1].c;
+	st->n += ins;
+	/* A revoke of Tk cancels every copy of its block (all have tids
+	 * <= Tk's). */
+	for (r = 0, w = 0, a = 0; r < nr; r++) {
+		i = ents_find(st->ents, st->n, rev[r]);
+		if (i == st->n || st->ents[i].fsblk != rev[r] || i < a)
+			continue;
+		if (w != a)
+			memmove(st->ents + w, st->ents + a,
+				(i - a) * sizeof(*st->ents));
+		w += i - a;
+		a = i + 1;
+	}
+	if (a) {
+		if (w != a)
+			memmove(st->ents + w, st->ents + a,
+				(st->n - a) * sizeof(*st->ents));
+		st->n -= a - w;
+	}
 	st->k++;
 out:
 	ext2fs_free_mem(&t);

@@ -18,8 +18,12 @@
 #include "e4.h"
 #include "e4_int.h"
 
-#define CHUNK_BYTES	(8U << 20)	/* largest sequential journal read */
+#define CHUNK_BYTES	(1U << 20)	/* largest sequential journal read (cache
+					 * warm for the checksums after it) */
 #define FIRST_CHUNK	(64U << 10)	/* first read; doubles up to CHUNK */
+#define DEFER_CHUNK	(8U << 10)	/* reads with E4_SCANF_DEFER_CSUM: the
+					 * descriptor, revoke and commit
+					 * blocks, not the copies between */
 
 /* A window of the journal read in one go, in jblocks [start, start+n). */
 struct lreader {
@@ -93,6 +97,8 @@ struct scanner {
 	struct e4_jtag	*dtags;		/* tags of one descriptor */
 	blk64_t		*drevs;
 	size_t		dmax;
+	int		defer;		/* E4_SCANF_DEFER_CSUM applies */
+	int		hash;		/* E4_SCANF_HASH */
 };
 
 static blk64_t wrap(const struct e4_jscan *s, blk64_t v)
@@ -290,6 +296,11 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 				walked++;
 				if (!(v1 && !end_set) && !sc->codec.v2v3)
 					continue;
+				if (!(v1 && !end_set) && sc->defer) {
+					g->csum_ok = E4_CSUM_PENDING;
+					s->ncsum_pending++;
+					continue;
+				}
 				retval = lr_get(&sc->r, g->jblk, &d);
 				if (retval && v1 && !end_set) {
 					/* calc_chksums(): io error ends the
@@ -307,6 +318,11 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 				if (sc->codec.v2v3)
 					g->csum_ok = e4_jtag_csum_ok(
 						&sc->codec, g, tid, d);
+				if (sc->hash) {
+					g->hash = e4_jblock_hash(d, bs,
+						g->flags & JBD2_FLAG_ESCAPE);
+					g->hashed = 1;
+				}
 			}
 			continue;
 
@@ -476,9 +492,24 @@ done:
 	return 0;
 }
 
-static void finish(struct e4_jscan *s)
+/* Committed tags failing their checksum: nbad_tag_csum, corrupt. */
+static void count_bad_tags(struct e4_jscan *s)
 {
 	size_t i, k;
+
+	s->nbad_tag_csum = 0;
+	for (i = 0; i < s->ncommitted; i++)
+		for (k = 0; s->trans[i].committed &&
+		     k < s->trans[i].ntags; k++)
+			if (s->trans[i].tags[k].csum_ok == 0)
+				s->nbad_tag_csum++;
+	if (s->nbad_tag_csum)
+		s->corrupt = 1;
+}
+
+static void finish(struct e4_jscan *s)
+{
+	size_t i;
 
 	s->ncommitted = 0;
 	for (i = 0; i < s->ntrans; i++) {
@@ -486,17 +517,76 @@ static void finish(struct e4_jscan *s)
 
 		t->committed = !s->fail && t->has_commit &&
 			e4_tid_gt(s->end_tid, t->tid);
-		if (!t->committed)
-			continue;
-		s->ncommitted = i + 1;
-		for (k = 0; k < t->ntags; k++)
-			if (t->tags[k].csum_ok == 0)
-				s->nbad_tag_csum++;
+		if (t->committed)
+			s->ncommitted = i + 1;
 	}
-	if (s->nbad_tag_csum)
-		s->corrupt = 1;
+	count_bad_tags(s);
 	if (s->fail)
 		s->corrupt = 1;
+}
+
+/* A tag left E4_CSUM_PENDING and its transaction's tid. */
+struct ptag {
+	struct e4_jtag	*g;
+	uint32_t	tid;
+};
+
+static int cmp_ptag_jblk(const void *a, const void *b)
+{
+	const struct ptag *x = a, *y = b;
+
+	return x->g->jblk < y->g->jblk ? -1 : x->g->jblk > y->g->jblk;
+}
+
+errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
+{
+	unsigned int bs = j->blocksize;
+	blk64_t cap = CHUNK_BYTES / bs;
+	struct e4_jcodec codec;
+	struct ptag *pt = NULL;
+	unsigned char *buf = NULL;
+	size_t n = 0, i, k, a, b;
+	errcode_t retval;
+
+	if (!s->ncsum_pending)
+		return 0;
+	e4_jcodec_init(&codec, &j->jsb, bs);
+	retval = ext2fs_get_array(s->ncsum_pending, sizeof(*pt), &pt);
+	if (!retval)
+		retval = ext2fs_get_mem(cap * bs, &buf);
+	if (retval)
+		goto out;
+	for (i = 0; i < s->ntrans; i++)
+		for (k = 0; k < s->trans[i].ntags && n < s->ncsum_pending;
+		     k++)
+			if (s->trans[i].tags[k].csum_ok == E4_CSUM_PENDING) {
+				pt[n].g = &s->trans[i].tags[k];
+				pt[n++].tid = s->trans[i].tid;
+			}
+	xsort(pt, n, sizeof(*pt), cmp_ptag_jblk);
+	for (a = 0; a < n; a = b) {
+		for (b = a + 1; b < n && b - a < cap &&
+		     pt[b].g->jblk == pt[b - 1].g->jblk + 1; b++)
+			;
+		if (e4_journal_read(j, pt[a].g->jblk, b - a, buf)) {
+			/* As the scan: an unreadable copy fails. */
+			for (i = a; i < b; i++)
+				pt[i].g->csum_ok = !e4_journal_read(j,
+						pt[i].g->jblk, 1, buf) &&
+					e4_jtag_csum_ok(&codec, pt[i].g,
+							pt[i].tid, buf);
+			continue;
+		}
+		for (i = a; i < b; i++)
+			pt[i].g->csum_ok = e4_jtag_csum_ok(&codec, pt[i].g,
+					pt[i].tid, buf + (i - a) * bs);
+	}
+	s->ncsum_pending = 0;
+	count_bad_tags(s);
+out:
+	ext2fs_free_mem(&pt);
+	ext2fs_free_mem(&buf);
+	return retval;
 }
 
 /*
@@ -552,6 +642,9 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	sc.incompat = j->jsb.feature_incompat;
 	sc.compat = j->jsb.feature_compat;
 	e4_jcodec_init(&sc.codec, &j->jsb, bs);
+	sc.hash = !!(flags & E4_SCANF_HASH);
+	sc.defer = (flags & E4_SCANF_DEFER_CSUM) && sc.codec.v2v3 &&
+		!(sc.compat & JBD2_FEATURE_COMPAT_CHECKSUM);
 	s->start_tid = j->jsb.sequence;
 	s->start_jblk = j->jsb.start;
 	s->log_first = j->jsb.first;
@@ -575,6 +668,12 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	sc.r.want = FIRST_CHUNK / bs ? FIRST_CHUNK / bs : 1;
 	if (sc.r.want > sc.r.cap)
 		sc.r.want = sc.r.cap;
+	if (sc.defer) {
+		sc.r.cap = DEFER_CHUNK / bs ? DEFER_CHUNK / bs : 1;
+		if (sc.r.cap > j->real_len)
+			sc.r.cap = j->real_len ? j->real_len : 1;
+		sc.r.want = sc.r.cap;
+	}
 	sc.r.log_end = s->log_end;
 	sc.r.alloc = sc.r.want;
 	retval = ext2fs_get_mem(sc.r.alloc * bs, &sc.r.buf);

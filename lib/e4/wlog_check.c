@@ -136,7 +136,7 @@ struct ctx {
 	e4_wlog_t		log;
 	const struct e4_wlog_check_opts *o;
 	struct e4_wlog_report	*rep;
-	size_t			af, apoints, atxns;
+	size_t			af, apoints, atxns, aunchecked;
 	unsigned int		bs;		/* fs block size */
 	uint64_t		spb;		/* log sectors per fs block */
 	blk64_t			nblocks;
@@ -190,6 +190,27 @@ static void warn(struct e4_wlog_report *rep, const char *fmt, ...)
 	e4_vadd_warning(rep->warnings[0], sizeof(rep->warnings[0]), 8,
 			&rep->nwarnings, fmt, ap);
 	va_end(ap);
+}
+
+/* Record what could not be read (fail closed). */
+static errcode_t unchecked(struct ctx *c, int64_t entry, uint32_t tid,
+			   ext2_ino_t ino, errcode_t err, const char *what)
+{
+	struct e4_wlog_report *rep = c->rep;
+	struct e4_wlog_unchecked *u;
+	errcode_t retval;
+
+	retval = grow(&rep->unchecked, &c->aunchecked, rep->nunchecked + 1,
+		      sizeof(*rep->unchecked));
+	if (retval)
+		return retval;
+	u = &rep->unchecked[rep->nunchecked++];
+	u->entry = entry;
+	u->tid = tid;
+	u->ino = ino;
+	u->err = err;
+	snprintf(u->what, sizeof(u->what), "%s", what);
+	return 0;
 }
 
 /* ---- replayed states ----------------------------------------------------- */
@@ -752,6 +773,16 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	retval = e4_order_check(prev.rp.fs, oplan, &oo, &orep);
 	if (retval)
 		goto out;
+	for (i = 0; !retval && i < orep->nunchecked; i++) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "new mappings of tid %u: %s",
+			 tid, orep->unchecked[i].what);
+		retval = unchecked(c, commit, tid, orep->unchecked[i].ino,
+				   orep->unchecked[i].err, what);
+	}
+	if (retval)
+		goto out;
 	if (orep->data_mode_src == E4_DMSRC_INFERRED ||
 	    orep->data_mode == E4_DATA_JOURNAL)
 		c->journaled = 1;
@@ -832,7 +863,13 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 	uint32_t gen;
 	blk64_t i;
 
-	if (r->error || r->unwritten || !live_regular(c, fs, r->ino, &gen))
+	if (r->error) {
+		pa->err = unchecked(c, c->point, 0, r->ino, r->error,
+				    "extent tree of the inode in the point's "
+				    "replayed state");
+		return pa->err != 0;
+	}
+	if (r->unwritten || !live_regular(c, fs, r->ino, &gen))
 		return 0;
 	for (i = 0; i < r->len; i++) {
 		blk64_t l = r->lblk + i, p = r->pblk + i;
@@ -1031,6 +1068,7 @@ void e4_wlog_report_free(struct e4_wlog_report *rep)
 	for (i = 0; i < rep->npoints; i++)
 		ext2fs_free_mem(&rep->points[i].tids);
 	ext2fs_free_mem(&rep->f);
+	ext2fs_free_mem(&rep->unchecked);
 	ext2fs_free_mem(&rep->points);
 	ext2fs_free_mem(&rep->txns);
 	ext2fs_free_mem(&rep);

@@ -120,6 +120,26 @@ void e4s_json_i64(struct e4s_json *js, const char *key, int64_t val)
 	fprintf(js->f, "%" PRId64, val);
 }
 
+void e4s_json_double(struct e4s_json *js, const char *key, double val,
+		     int decimals)
+{
+	char buf[64], *end;
+
+	json_key(js, key);
+	if (val != val || val - val != 0) {	/* NaN or infinite */
+		fputs("null", js->f);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.*f", decimals, val);
+	if (strchr(buf, '.')) {
+		for (end = buf + strlen(buf) - 1; *end == '0'; end--)
+			*end = 0;
+		if (*end == '.')
+			*end = 0;
+	}
+	fputs(strcmp(buf, "-0") ? buf : "0", js->f);
+}
+
 void e4s_json_bool(struct e4s_json *js, const char *key, int val)
 {
 	json_key(js, key);

@@ -27,6 +27,10 @@ void e4s_json_arr_end(struct e4s_json *js);
 void e4s_json_str(struct e4s_json *js, const char *key, const char *val);
 void e4s_json_u64(struct e4s_json *js, const char *key, uint64_t val);
 void e4s_json_i64(struct e4s_json *js, const char *key, int64_t val);
+/* A number rounded to @decimals places, trailing zeros dropped ("6",
+ * "0.25"); null for NaN or an infinity. */
+void e4s_json_double(struct e4s_json *js, const char *key, double val,
+		     int decimals);
 void e4s_json_bool(struct e4s_json *js, const char *key, int val);
 void e4s_json_null(struct e4s_json *js, const char *key);
 /* Values: @key is NULL inside arrays; strings are escaped (control and

@@ -18,65 +18,7 @@
 #include "e4.h"
 #include "open.h"
 #include "parse.h"
-
-/* Is @st the file @path names (same inode, or the same device node)? */
-static int same_file(const struct stat *st, const char *path)
-{
-	struct stat o;
-
-	if (!path || stat(path, &o) < 0)
-		return 0;
-	if (st->st_dev == o.st_dev && st->st_ino == o.st_ino)
-		return 1;
-	return (S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode)) &&
-		(S_ISBLK(o.st_mode) || S_ISCHR(o.st_mode)) &&
-		st->st_rdev == o.st_rdev;
-}
-
-errcode_t e4s_check_undo(const char *prog, const char *undo_file,
-			     const char *device, const char *journal_dev)
-{
-	struct stat st;
-	int fd;
-
-	if (!undo_file || !*undo_file) {
-		com_err(prog, 0, "invalid undo file: empty "
-			"name");
-		return EINVAL;
-	}
-	if (stat(undo_file, &st) == 0) {
-		if (same_file(&st, device) || same_file(&st, journal_dev)) {
-			com_err(prog, 0, "undo file %s is the %s itself; "
-				"nothing written", undo_file,
-				same_file(&st, device) ? "device" :
-				"journal device");
-			return EINVAL;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			com_err(prog, 0, "undo file %s exists and is not "
-				"a regular file; nothing written", undo_file);
-			return EINVAL;
-		}
-		if (access(undo_file, W_OK) < 0) {
-			com_err(prog, errno, "while checking undo file %s",
-				undo_file);
-			return errno;
-		}
-		return 0;
-	}
-	/* Try to create it (then remove it): the undo io_manager would. */
-	fd = open(undo_file, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	if (fd < 0) {
-		errcode_t retval = errno;
-
-		com_err(prog, retval, "while creating undo file %s; nothing "
-			"written", undo_file);
-		return retval;
-	}
-	close(fd);
-	unlink(undo_file);
-	return 0;
-}
+#include "target.h"
 
 /* The hook's state of each channel role: the fs, an external journal. */
 static struct e4_fault fault_slot[2];
@@ -122,15 +64,21 @@ bad:
 	return EXT2_ET_INVALID_ARGUMENT;
 }
 
-/* Point the undo io_manager at @undo_file, emptied first if @fresh. */
+/*
+ * Point the undo io_manager at @undo_file, emptied first if @fresh.  The
+ * name is checked by e4s_check_targets() (E4S_T_UNDO) and is normally the
+ * temporary name of e4s_undo_begin(): the run's undo file replaces the
+ * named one only when the run wrote something (e4s_undo_finish()).
+ */
 static errcode_t point_undo(const char *prog, const char *undo_file,
 			    int fresh)
 {
 	errcode_t retval;
 
-	retval = e4s_check_undo(prog, undo_file, NULL, NULL);
-	if (retval)
-		return retval;
+	if (!undo_file || !*undo_file) {
+		com_err(prog, EINVAL, "invalid undo file: empty name");
+		return EINVAL;
+	}
 	if (fresh && unlink(undo_file) < 0 && errno != ENOENT) {
 		retval = errno;
 		com_err(prog, retval, "while deleting undo file %s",
@@ -182,7 +130,6 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 	io_manager io = unix_io_manager;
 	const char *open_name = device;
 	int open_flags = EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP;
-	int mount_flags = 0;
 	struct stat st;
 	errcode_t retval;
 
@@ -198,32 +145,26 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		return retval;
 	}
 	if (flags & E4S_OPEN_RW) {
-		retval = ext2fs_check_if_mounted(device, &mount_flags);
-		if (retval) {
-			com_err(prog, retval,
-				"while determining whether %s is mounted",
-				device);
-			return retval;
-		}
-		if (mount_flags & EXT2_MF_MOUNTED) {
-			com_err(prog, E4_ERR_MOUNTED,
-				"while opening %s for writing", device);
-			return E4_ERR_MOUNTED;
-		}
+		/* target.c: mounted, held, backing a busy loop device. */
+		retval = e4s_check_write(prog, "device", device);
+		if (retval)
+			return retval == EBUSY ? E4_ERR_MOUNTED : retval;
 		open_flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
 		if (undo_file) {
-			retval = e4s_check_undo(prog, undo_file, device,
-						    NULL);
-			if (!retval)
-				retval = point_undo(prog, undo_file, !(flags &
-						    E4S_OPEN_UNDO_RESUME));
+			retval = point_undo(prog, undo_file, !(flags &
+					    E4S_OPEN_UNDO_RESUME));
 			if (retval)
 				return retval;
 			io = undo_io_manager;
 		}
+	} else {
+		/* As e2fsck -n: what a mounted fs holds may change. */
+		e4s_warn_mounted(prog, device);
 	}
 	if (flags & E4S_OPEN_IGNORE_CSUM)
 		open_flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	if ((flags & E4S_OPEN_JOURNAL_DEV) && !(flags & E4S_OPEN_RW))
+		open_flags |= EXT2_FLAG_JOURNAL_DEV_OK;
 	retval = e4s_fault_wrap(prog, 0, device, &io, &open_name);
 	if (retval)
 		return retval;
@@ -240,6 +181,11 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		return retval;
 	}
 	return 0;
+}
+
+int e4s_is_journal_dev(ext2_filsys fs)
+{
+	return ext2fs_has_feature_journal_dev(fs->super);
 }
 
 int e4s_needs_recovery(ext2_filsys fs)
@@ -270,6 +216,13 @@ errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 	errcode_t retval;
 
 	*ret = NULL;
+	if (journal_dev && (flags & E4_JOURNAL_RW)) {
+		retval = e4s_check_write(prog, "journal device", journal_dev);
+		if (retval)
+			return retval == EBUSY ? E4_ERR_MOUNTED : retval;
+	} else if (journal_dev) {
+		e4s_warn_mounted(prog, journal_dev);
+	}
 	retval = journal_io(prog, journal_dev, flags, &io, &name);
 	if (retval)
 		return retval;

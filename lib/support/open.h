@@ -19,13 +19,21 @@
 #define E4S_OPEN_IGNORE_CSUM	0x2	/* EXT2_FLAG_IGNORE_CSUM_ERRORS */
 #define E4S_OPEN_UNDO_RESUME	0x4	/* keep an existing undo file and
 					 * append to it (e4s_resume_undo) */
+#define E4S_OPEN_JOURNAL_DEV	0x8	/* read-only: a bare external
+					 * journal device opens too
+					 * (EXT2_FLAG_JOURNAL_DEV_OK) */
 
 /*
  * e4s_open_fs() - open the file system on @device for program @prog.
- * Read-only unless E4S_OPEN_RW.  With E4S_OPEN_RW: refuses a mounted fs
- * (E4_ERR_MOUNTED), and routes writes through libext2fs's undo io_manager
- * when @undo_file is not NULL (an existing undo file is replaced, as
- * tune2fs does; with E4S_OPEN_UNDO_RESUME appended to instead).  Refuses
+ * Read-only unless E4S_OPEN_RW; read-only, a mounted @device gets a
+ * warning (e4s_warn_mounted(), as e2fsck -n).  With E4S_OPEN_RW: refuses
+ * a device that is mounted, held by the kernel or backing a busy loop
+ * device (e4s_check_write(), lib/support/target.c: E4_ERR_MOUNTED), opens
+ * it exclusively (EXT2_FLAG_EXCLUSIVE), and routes writes through
+ * libext2fs's undo io_manager when @undo_file is not NULL (emptied first;
+ * with E4S_OPEN_UNDO_RESUME appended to instead).  @undo_file is checked
+ * by the caller (e4s_check_targets() with E4S_T_UNDO) and is normally the
+ * temporary name of e4s_undo_begin().  Refuses
  * a directory (EISDIR) and an image shorter than its superblock says
  * (E4_ERR_FS_TRUNCATED).  The channel goes through e4s_fault_wrap().
  * Prints a one-line com_err message naming @device on failure.  Returns
@@ -34,13 +42,20 @@
 errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		      const char *undo_file, ext2_filsys *ret);
 
+/* e4s_is_journal_dev() - nonzero if @fs is a bare external journal
+ * device (opened with E4S_OPEN_JOURNAL_DEV): it has no file system. */
+int e4s_is_journal_dev(ext2_filsys fs);
+
 /*
  * e4s_open_journal() - e4_journal_open() of the journal of @fs (the
  * internal one on fs->io, or the external device @journal_dev), with
  * E4_JOURNAL_* @flags, the external device's channel through
- * e4s_fault_wrap() too.  Prints nothing; same returns as
- * e4_journal_open() (also EXT2_ET_INVALID_ARGUMENT for a malformed
- * E4_FAULT, printed).
+ * e4s_fault_wrap() too.  An external @journal_dev opened E4_JOURNAL_RW is
+ * checked first (e4s_check_write(): E4_ERR_MOUNTED when it is mounted or
+ * held, e.g. the journal of a fs mounted with journal_path=; printed) and
+ * opened exclusively; read-only, a busy one gets a warning.  Prints
+ * nothing else; same returns as e4_journal_open() (also
+ * EXT2_ET_INVALID_ARGUMENT for a malformed E4_FAULT, printed).
  */
 errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 			   const char *journal_dev, int flags,
@@ -71,17 +86,6 @@ errcode_t e4s_setup_undo(const char *prog, const char *undo_file);
  * file system keeps one undo file.  Returns 0 or the error (printed).
  */
 errcode_t e4s_resume_undo(const char *prog, const char *undo_file);
-
-/*
- * e4s_check_undo() - refuse an undo file that cannot serve: empty
- * name, the same file as @device or @journal_dev (either may be NULL;
- * compared by st_dev/st_ino, and st_rdev for device nodes), an existing
- * file that is not a regular file or not writable, or a name that cannot
- * be created (the check creates and removes it).  Writes nothing else.
- * Prints one line naming the undo file; returns 0 or the error.
- */
-errcode_t e4s_check_undo(const char *prog, const char *undo_file,
-			 const char *device, const char *journal_dev);
 
 /*
  * e4s_fault_wrap() - the test-only fault hook: when the environment

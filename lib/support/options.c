@@ -51,6 +51,9 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_KEEP_CONTENTS, 0, "keep-contents", no_argument },
 	{ E4S_O_SKIP_HOLES, 0, "skip-holes", no_argument },
 	{ E4S_O_REPLAYED, 0, "replayed", no_argument },
+	{ E4S_O_STATS, 0, "stats", no_argument },
+	{ E4S_O_PLOT, 0, "plot", required_argument },
+	{ E4S_O_ALL, 0, "all", no_argument },
 	{ E4S_O_WRITE_LOG, 0, "write-log", required_argument },
 	{ E4S_O_LIST, 0, "list", no_argument },
 	{ E4S_O_AT, 0, "at", required_argument },
@@ -201,6 +204,9 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_KEEP_CONTENTS: r->keep_contents = 1; break;
 	case E4S_O_SKIP_HOLES: r->skip_holes = 1; break;
 	case E4S_O_REPLAYED: r->uw_replayed = 1; break;
+	case E4S_O_STATS: r->stats = 1; break;
+	case E4S_O_PLOT: r->plot = optarg; break;
+	case E4S_O_ALL: r->stats_all = 1; break;
 	case E4S_O_WRITE_LOG: r->write_log = optarg; break;
 	case E4S_O_LIST: r->wlog_list = 1; break;
 	case E4S_O_AT: r->wlog_at = optarg; break;

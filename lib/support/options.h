@@ -54,6 +54,10 @@ struct e4s_req {
 	struct e4_order_opts order;	/* --data-mode, --outside,
 					 * --stamped, --list-mappings (its
 					 * upto is set from --upto) */
+	/* e4replay: journal statistics */
+	int		stats;		/* --stats */
+	const char	*plot;		/* --plot FILE.svg|FILE.png */
+	int		stats_all;	/* --all: older transactions too */
 	/* e4replay: a block write log (lib/support/replay_wlog.c) */
 	const char	*write_log;	/* --write-log LOG */
 	int		wlog_list;	/* --list */
@@ -107,6 +111,9 @@ enum e4s_optid {
 	E4S_O_KEEP_CONTENTS,	/* --keep-contents */
 	E4S_O_SKIP_HOLES,	/* --skip-holes */
 	E4S_O_REPLAYED,		/* --replayed */
+	E4S_O_STATS,		/* --stats */
+	E4S_O_PLOT,		/* --plot FILE.svg|FILE.png */
+	E4S_O_ALL,		/* --all */
 	E4S_O_WRITE_LOG,	/* --write-log LOG */
 	E4S_O_LIST,		/* --list */
 	E4S_O_AT,		/* --at ENTRY|MARK */

@@ -32,6 +32,15 @@ struct e4s_replay {
 	int			rc;		/* exit status so far */
 	int			plan;		/* 0 nothing to do, 1 replay
 						 * (-n: plan only) */
+	int32_t			jerrno;		/* the journal's s_errno
+						 * before the run */
+	int			errno_cleared;	/* carried into ERROR_FS
+						 * and cleared (or -n:
+						 * would be) */
+	const struct e4_jtrans	*time_back;	/* no checksums: the first
+						 * replayed transaction
+						 * committed before its
+						 * predecessor, or NULL */
 	struct e4_fc_state	*fcst;		/* replay_fc.c: the fast
 						 * commits replayed in memory
 						 * (detached: changed blocks) */
@@ -56,8 +65,14 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
  * --ignore-fast-commit; the fast commits are replayed in memory here,
  * e4s_fc_prepare() with @plan, the plan of @scan over @fs), a log with
  * needs_recovery clear (unless --replay-anyway: exit 4, nothing written),
- * or nothing to do (clean).  Prints the refusal's one line; fills @run
- * (run->rc, run->refused, run->plan).
+ * or nothing to do (clean).  Prints the refusal's one line, for a journal
+ * the kernel refuses also what each way on does (the kernel refuses to
+ * mount; e2fsck discards the log; --upto replays what verifies); warns
+ * when a journal without checksums has a transaction committed before its
+ * predecessor (need_check_commit_time cannot apply: a previous fs's log
+ * left by mke2fs -E lazy_journal_init=1 replays as live), naming the tid
+ * and the --upto that stops before it.  Fills @run (run->rc,
+ * run->refused, run->plan, run->time_back).
  */
 void e4s_replay_decide(const char *prog, const struct e4s_req *r,
 		       ext2_filsys fs, const struct e4_plan *plan,
@@ -68,8 +83,11 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *r,
  * @plan, the plan of run->scan for the journal of @fs (the scan may come
  * from another journal holding the same bytes: IMAGE's when @fs is its
  * copy OUTPUT): counts only with -n or nothing to do, else
- * e4_plan_replay(); then print the report (text, or JSON with r->json)
- * naming r->target.  Returns the exit status (E4R_EXIT_*).
+ * e4_plan_replay(); a journal s_errno is carried into the fs superblock
+ * (ERROR_FS) and cleared by every replay, one with nothing to replay too
+ * (e4_journal_clear_err(), as the kernel's mount), and -n says it would
+ * be; then print the report (text, or JSON with r->json) naming
+ * r->target.  Returns the exit status (E4R_EXIT_*).
  */
 int e4s_replay_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run);

@@ -231,11 +231,20 @@ void e4s_order_print_text(const char *image,
 				       (unsigned long long)t->tags[k].jblk,
 				       bad_tag_why(&t->tags[k]));
 	}
+	if (rep->nunchecked)
+		printf("not checked:\n");
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_order_unchecked *u = &rep->unchecked[i];
+
+		printf("  %s%s%s\n", u->what, u->err ? ": " : "",
+		       u->err ? error_message(u->err) : "");
+	}
 	if (rep->kernel_refuses)
 		printf("FAIL: the kernel refuses this journal and replays "
 		       "nothing; ");
 	else
-		printf("%s: ", rep->violations || nbad ? "FAIL" : "OK");
+		printf("%s: ", rep->nunchecked ? "INCOMPLETE" :
+		       rep->violations || nbad ? "FAIL" : "OK");
 	printf("%llu violation run(s), %llu block(s), %llu note(s)",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
@@ -245,6 +254,9 @@ void e4s_order_print_text(const char *image,
 	if (nbad)
 		printf(", %llu corrupt journal tag(s)",
 		       (unsigned long long)nbad);
+	if (rep->nunchecked)
+		printf(" in what was checked; %zu part(s) not checked",
+		       rep->nunchecked);
 	printf("\n");
 }
 
@@ -378,6 +390,19 @@ void e4s_order_print_json(const char *image,
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
 		e4s_json_str(&js, NULL, rep->warnings[i]);
 	e4s_json_arr_end(&js);
+	e4s_json_bool(&js, "complete", !rep->nunchecked);
+	e4s_json_arr_begin(&js, "unchecked");
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_order_unchecked *u = &rep->unchecked[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", u->tid);
+		e4s_json_u64(&js, "ino", u->ino);
+		e4s_json_str(&js, "what", u->what);
+		e4s_json_str(&js, "error", u->err ? error_message(u->err) : "");
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
 }
@@ -408,9 +433,34 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 	}
 	if (!retval)
 		retval = e4_order_check(fs, plan, &r->order, &rep);
+	if (retval && rep) {
+		/* Stopped by a read error: no verdict, say what is left. */
+		size_t done = rep->ntx, want = rep->ntx;
+
+		while (want < scan->ncommitted &&
+		       (!r->order.has_upto ||
+			scan->trans[want].tid != r->order.upto + 1))
+			want++;
+		if (done < want)
+			com_err(prog, retval, "while checking the ordering of "
+				"%s: tids %u-%u not checked (%zu of %zu "
+				"transactions), nor the rest of the image; no "
+				"verdict", image, scan->trans[done].tid,
+				scan->trans[want - 1].tid, want - done, want);
+		else
+			com_err(prog, retval, "while checking the ordering of "
+				"%s: the scan outside the journal window not "
+				"finished (all %zu transactions checked); no "
+				"verdict", image, done);
+		e4_order_report_free(rep);
+		e4_plan_free(fplan);
+		e4_jscan_free(full);
+		return 8;
+	}
 	if (retval) {
-		com_err(prog, retval, "while checking the ordering of %s",
-			image);
+		com_err(prog, retval, "while checking the ordering of %s%s",
+			image, retval == E4_ERR_UPTO_NOT_FOUND ? "" :
+			": nothing checked; no verdict");
 		e4_plan_free(fplan);
 		e4_jscan_free(full);
 		return retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
@@ -427,6 +477,13 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		rc |= 4;
 	if (rep->kernel_refuses)	/* as plain e4replay: nothing replays */
 		rc = 12;
+	if (rep->nunchecked) {
+		/* Fail closed: a partial check is not a verdict. */
+		fprintf(stderr, "%s: %s: %zu part(s) could not be read and "
+			"were not checked (listed under \"not checked\"); no "
+			"verdict\n", prog, image, rep->nunchecked);
+		rc |= 8;
+	}
 	fflush(stdout);
 	e4_order_report_free(rep);
 	e4_plan_free(fplan);

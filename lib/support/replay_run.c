@@ -117,6 +117,10 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	e4s_fc_print_text(o, run);	/* replay_fc.c */
 	if (run->refused) {
 		printf("not replayed: %s\n", run->refused);
+		if (run->jerrno)
+			printf("journal s_errno %d (%s): not carried into the "
+			       "fs superblock (nothing replayed)\n",
+			       run->jerrno, strerror(-run->jerrno));
 		return;
 	}
 	printf("replay%s: %" PRIu64 " fs blocks %s (%" PRIu64 " tags: %"
@@ -131,6 +135,13 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       r->new_sequence,
 		       r->fs_error ? "; fs marked with errors" : "",
 		       r->fs_not_valid ? "; fs marked not clean" : "");
+	if (run->jerrno && run->errno_cleared)
+		printf("journal s_errno %d (%s): %s into the fs superblock "
+		       "(ERROR_FS: fs marked with errors, e2fsck -f checks "
+		       "it) and %s, as the kernel does on mount\n",
+		       run->jerrno, strerror(-run->jerrno),
+		       o->dry_run ? "would be carried" : "carried",
+		       o->dry_run ? "cleared" : "cleared in the journal");
 }
 
 static void print_json(const struct e4s_req *o, e4_journal_t j,
@@ -155,6 +166,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_u64(&js, "sequence", s->start_tid);
 	e4s_json_u64(&js, "csum_version", s->csum_version);
 	e4s_json_u64(&js, "tag_bytes", s->tag_bytes);
+	e4s_json_i64(&js, "errno", run->jerrno);
 	e4s_json_bool(&js, "needs_recovery", run->needs_recovery);
 	e4s_json_obj_end(&js);
 	e4s_json_arr_begin(&js, "transactions");
@@ -212,6 +224,10 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 		e4s_json_u64(&js, "failed_commit", s->failed_commit);
 	e4s_json_u64(&js, "fc_blocks_used", s->fc_blocks_used);
 	e4s_json_bool(&js, "fc_live", s->fc_live);
+	if (run->time_back)
+		e4s_json_u64(&js, "time_back_tid", run->time_back->tid);
+	else
+		e4s_json_null(&js, "time_back_tid");
 	e4s_json_arr_begin(&js, "events");
 	for (i = 0; i < s->nevents; i++) {
 		e4s_json_obj_begin(&js, NULL);
@@ -238,7 +254,8 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_u64(&js, "reads", r->nreads);
 	e4s_json_bool(&js, "superblocks_written", run->replayed);
 	e4s_json_u64(&js, "new_sequence", r->new_sequence);
-	e4s_json_bool(&js, "fs_error", r->fs_error);
+	e4s_json_bool(&js, "fs_error", r->fs_error || run->errno_cleared);
+	e4s_json_bool(&js, "errno_cleared", run->errno_cleared);
 	e4s_json_bool(&js, "fs_not_valid", r->fs_not_valid);
 	e4s_json_obj_end(&js);
 	e4s_json_i64(&js, "exit", rc);
@@ -246,15 +263,105 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_finish(&js);
 }
 
+/*
+ * A journal the kernel's recovery fails on (s->fail): say so, and what
+ * each way on does.  The scan ended at its last event; the transactions
+ * before it (s_sequence up to that tid - 1) verify, and --upto stops
+ * after them without reading the failing one.
+ */
+static void refused_journal(const char *prog, const struct e4s_req *o,
+			    const struct e4_jscan *s)
+{
+	const struct e4_scan_event *ev = s->nevents ?
+		&s->events[s->nevents - 1] : NULL;
+	uint32_t tid = ev ? ev->tid : s->start_tid;
+	uint32_t good = tid - s->start_tid;
+
+	com_err(prog, s->fail, "in the journal of %s at tid %u (jblock "
+		"%llu): the kernel's recovery fails there, so it refuses to "
+		"mount this file system; nothing replayed", o->device, tid,
+		(unsigned long long)(ev ? ev->jblk : s->stop_jblk));
+	if (good)
+		fprintf(stderr, "%s: choices: `e4replay --upto %u` replays "
+			"the %u transaction%s before it (tids %u-%u), which "
+			"verify; e2fsck (-E journal_only too) discards the "
+			"whole log, those %u committed transaction%s with it; "
+			"`e4replay --check-order --upto %u` checks them "
+			"first\n", prog, tid - 1, good, good == 1 ? "" : "s",
+			s->start_tid, tid - 1, good, good == 1 ? "" : "s",
+			tid - 1);
+	else
+		fprintf(stderr, "%s: no transaction before it verifies: "
+			"e2fsck (-E journal_only too) discards the log, which "
+			"holds nothing replayable\n", prog);
+}
+
+/*
+ * A journal without checksums (neither v1 nor v2/v3) cannot tell a
+ * previous file system's transactions from live ones: the kernel's
+ * stale-log rule (need_check_commit_time, fs/jbd2/recovery.c) only fires
+ * on a checksum failure.  The first replayed transaction committed
+ * before its predecessor, or NULL.
+ */
+static const struct e4_jtrans *time_back(const struct e4_jscan *s)
+{
+	size_t i;
+
+	if (s->csum_version || s->fail)
+		return NULL;
+	for (i = 1; i < s->ncommitted; i++)
+		if (s->trans[i].commit_sec < s->trans[i - 1].commit_sec)
+			return &s->trans[i];
+	return NULL;
+}
+
+static void warn_time_back(const char *prog, const struct e4s_req *o,
+			   const struct e4_jscan *s,
+			   const struct e4_jtrans *t, int refused)
+{
+	char now[32], before[32];
+
+	fmt_time(t->commit_sec, now, sizeof(now));
+	fmt_time((t - 1)->commit_sec, before, sizeof(before));
+	fprintf(stderr, "%s: warning: %s: at tid %u the commit time goes "
+		"back (%s UTC, older than tid %u's %s UTC): this journal has "
+		"no checksums, so nothing tells a previous file system's "
+		"transactions from live ones (mke2fs -E lazy_journal_init=1 "
+		"keeps the old log); the kernel and e2fsck replay them all, "
+		"as this run %s; `e4replay --upto %u` stops before tid %u\n",
+		prog, o->device, t->tid, now, (t - 1)->tid, before,
+		refused ? "would" : o->dry_run ? "would" : "does",
+		(t - 1)->tid, t->tid);
+	(void)s;
+}
+
 int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 		    e4_journal_t j, struct e4_jscan **scan,
 		    struct e4_plan **plan)
 {
 	errcode_t retval;
+	int defer;
 
 	*plan = NULL;
-	retval = e4_journal_scan(j, r->upto_set ? E4_SCANF_UPTO : 0, r->upto,
+	/* A plain replay checks the tag checksums in its one read of the
+	 * log (E4_SCANF_DEFER_CSUM); -n, -v and the check show them. */
+	defer = !r->dry_run && !r->verbose && !r->check_order &&
+		!r->upto_set;
+	retval = e4_journal_scan(j, (r->upto_set ? E4_SCANF_UPTO : 0) |
+				 (defer ? E4_SCANF_DEFER_CSUM : 0) |
+				 (r->check_order ? E4_SCANF_HASH : 0), r->upto,
 				 scan);
+	/* Nothing replayed after all (e4s_replay_decide() refuses or plans
+	 * only, or e4_plan_replay() refuses a read-only target), or fast
+	 * commits to replay on S_n (fc_state.c builds it from the plan): the
+	 * report and S_n need every checksum now. */
+	if (!retval && (*scan)->ncsum_pending &&
+	    ((*scan)->fail || (*scan)->fc_live || (*scan)->fc ||
+	     !(*scan)->start_jblk ||
+	     !e4s_needs_recovery(j->fs) ||
+	     (!r->output && (!(j->flags & E4_JOURNAL_RW) ||
+			     !(j->fs->flags & EXT2_FLAG_RW)))))
+		retval = e4_jscan_check_tags(j, *scan);
 	if (!retval)
 		retval = e4_plan_build(j, *scan, plan);
 	if (!retval)
@@ -273,10 +380,14 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	run->needs_recovery = e4s_needs_recovery(fs);
 	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
 	run->plan = 0;
-	if (s->fail) {
-		com_err(prog, s->fail, "in the journal of %s: the kernel's "
-			"recovery fails here; nothing replayed (run e2fsck)",
-			o->device);
+	run->time_back = time_back(s);
+	if (e4s_is_journal_dev(fs)) {
+		/* Only the journal is here: its fs decides (needs_recovery)
+		 * and takes the blocks. */
+		run->refused = "a bare external journal device: replay it "
+			"with its file system (e4replay -j DEVICE FS)";
+	} else if (s->fail) {
+		refused_journal(prog, o, s);
 		run->refused = "the kernel would refuse this journal";
 		run->rc |= E4R_EXIT_ERROR;
 	} else if (o->upto_set && s->stop != E4_SCAN_UPTO) {
@@ -308,6 +419,8 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		/* Clean (nothing to do: plan only) or a replay. */
 		run->plan = s->start_jblk || run->needs_recovery ? 2 : 1;
 	}
+	if (run->time_back && !(run->rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
+		warn_time_back(prog, o, s, run->time_back, !run->plan);
 }
 
 int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
@@ -315,9 +428,21 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 {
 	e4_journal_t j = plan->j;
 	errcode_t retval = 0;
-	int rc = run->rc;
+	int rc = run->rc, marked;
 
-	if (run->plan == 1 || (run->plan == 2 && o->dry_run)) {
+	run->jerrno = (int32_t)j->jsb.errno_;
+	if (run->plan && run->jerrno) {
+		/* The kernel's ext4_clear_journal_err(), on every mount. */
+		run->errno_cleared = 1;
+		rc |= E4R_EXIT_REPLAYED;
+		if (run->plan == 1 && !o->dry_run) {
+			retval = e4_journal_clear_err(j, &marked);
+			run->errno_cleared = !retval && marked;
+		}
+	}
+	if (retval) {
+		/* reported below */
+	} else if (run->plan == 1 || (run->plan == 2 && o->dry_run)) {
 		e4_plan_result(run->scan, plan, &run->res);
 		if (run->plan == 2)
 			rc |= E4R_EXIT_REPLAYED;
@@ -328,6 +453,8 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 			rc |= E4R_EXIT_REPLAYED;
 		}
 	}
+	if (run->plan == 2 && !o->dry_run)
+		run->errno_cleared = run->jerrno && run->replayed;
 	if (run->plan == 2 && run->res.corrupt)
 		rc |= E4R_EXIT_CORRUPT;
 	if (retval) {

@@ -26,6 +26,7 @@
 #include "options.h"
 #include "parse.h"
 #include "replay.h"
+#include "target.h"
 #include "wlog.h"
 
 /* ---- opening ----------------------------------------------------------- */
@@ -206,36 +207,32 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 
 /* ---- --at -------------------------------------------------------------- */
 
-/* Write the device at its point to the new file @path: zero chunks are
- * skipped (the file stays sparse), then the size is set and synced. */
-static errcode_t write_device(e4_wlog_dev_t d, const char *path)
+/*
+ * Write the device at its point into @out (e4s_output_begin()): into a
+ * file, all-zero 1 MiB chunks stay holes and the size is set; into a
+ * block device every byte is written.  Then synced.  Returns 0 or an
+ * errno / errcode.
+ */
+static errcode_t write_device(e4_wlog_dev_t d, struct e4s_output *out)
 {
 	uint64_t size = e4_wlog_dev_size(d), off, n;
 	const size_t chunk = 1 << 20;
 	unsigned char *buf = NULL;
 	errcode_t retval;
-	int fd;
 
 	retval = ext2fs_get_mem(chunk, &buf);
 	if (retval)
 		return retval;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0) {
-		ext2fs_free_mem(&buf);
-		return errno;
-	}
 	for (off = 0; off < size && !retval; off += n) {
 		n = size - off < chunk ? size - off : chunk;
 		retval = e4_wlog_dev_read(d, off, buf, n);
-		if (!retval && !e4_block_is_zero(buf, n) &&
-		    pwrite(fd, buf, n, off) != (ssize_t)n)
+		if (!retval && (out->is_blk || !e4_block_is_zero(buf, n)) &&
+		    pwrite(out->fd, buf, n, (off_t)off) != (ssize_t)n)
 			retval = errno ? errno : EIO;
 	}
-	if (!retval && ftruncate(fd, size) < 0)
+	if (!retval && !out->is_blk && ftruncate(out->fd, (off_t)size) < 0)
 		retval = errno;
-	if (!retval && fsync(fd) < 0)
-		retval = errno;
-	if (close(fd) < 0 && !retval)
+	if (!retval && fsync(out->fd) < 0)
 		retval = errno;
 	ext2fs_free_mem(&buf);
 	return retval;
@@ -276,9 +273,9 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	e4_journal_t j = NULL;
 	uint64_t point;
 	errcode_t retval;
-	char where[4200], tmp[4200];
-	int rc = 0, made = 0;
-	struct stat st;
+	char where[4200];
+	struct e4s_output out;
+	int rc = 0, begun = 0;
 
 	retval = find_point(in, r.wlog_at, &point);
 	if (retval) {
@@ -303,23 +300,23 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 			return E4R_EXIT_ERROR;
 		}
 	} else {
-		if (stat(r.output, &st) == 0) {
-			fprintf(stderr, "%s: OUTPUT %s exists; nothing done\n",
-				prog, r.output);
-			return E4R_EXIT_USAGE;
-		}
-		snprintf(tmp, sizeof(tmp), "%s.e4tmp%d", r.output,
-			 (int)getpid());
-		retval = write_device(in->dev, tmp);
-		made = retval != EEXIST;
+		/* OUTPUT under a temporary name (a device in place),
+		 * renamed over the final name only when the run succeeds. */
+		if (e4s_output_begin(prog, "OUTPUT", r.output, &out))
+			return E4R_EXIT_ERROR;
+		begun = 1;
+		retval = write_device(in->dev, &out);
+		close(out.fd);	/* libext2fs opens it itself */
+		out.fd = -1;
 		if (retval) {
-			com_err(prog, retval, "while writing %s", tmp);
+			com_err(prog, retval, "while writing %s", r.output);
 			rc = E4R_EXIT_ERROR;
 			goto out;
 		}
 		r.target = r.output;
-		if (e4s_open_fs(prog, tmp, E4S_OPEN_RW | E4S_OPEN_IGNORE_CSUM,
-				NULL, &fs)) {
+		if (e4s_open_fs(prog, out.tmp ? out.tmp : r.output,
+				E4S_OPEN_RW | E4S_OPEN_IGNORE_CSUM, NULL,
+				&fs)) {
 			rc = E4R_EXIT_ERROR;
 			goto out;
 		}
@@ -348,18 +345,13 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 		com_err(prog, retval, "while closing %s", r.target);
 		rc |= E4R_EXIT_ERROR;
 	}
-	if (r.output && !(rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))) {
-		if (rename(tmp, r.output) < 0) {
-			com_err(prog, errno, "while renaming %s to %s", tmp,
-				r.output);
-			rc |= E4R_EXIT_ERROR;
-		} else {
-			made = 0;
-		}
-	}
 out:
-	if (made)
-		unlink(tmp);
+	if (begun) {
+		if (!(rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)) &&
+		    e4s_output_commit(prog, &out))
+			rc |= E4R_EXIT_ERROR;
+		e4s_output_abort(&out);	/* nothing after a commit */
+	}
 	return rc;
 }
 
@@ -530,12 +522,24 @@ static void print_check_text(const struct e4s_wlog_input *in,
 		print_finding_text(f, last, n);
 	}
 	free(shown);
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_wlog_unchecked *u = &rep->unchecked[i];
+
+		if (!i)
+			printf("not checked (could not be read):\n");
+		printf("  entry %lld: %s", (long long)u->entry, u->what);
+		if (u->ino)
+			printf(" (inode %u)", u->ino);
+		printf(": %s\n", error_message(u->err));
+	}
 	printf("%s: %llu violation(s) (%llu blocks) at %llu point(s), %llu "
-	       "note(s)\n", rep->violations ? "FAIL" : "OK",
+	       "note(s)%s\n", rep->nunchecked ? "INCOMPLETE" :
+	       rep->violations ? "FAIL" : "OK",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
 	       (unsigned long long)bad_points,
-	       (unsigned long long)rep->notes);
+	       (unsigned long long)rep->notes,
+	       rep->nunchecked ? " in what was checked" : "");
 }
 
 static void print_finding_json(struct e4s_json *js,
@@ -631,6 +635,20 @@ static void print_check_json(const struct e4s_wlog_input *in,
 	e4s_json_u64(&js, "violation_blocks", rep->violation_blocks);
 	e4s_json_u64(&js, "notes", rep->notes);
 	e4s_json_u64(&js, "unrecoverable_points", rep->unrecoverable);
+	e4s_json_bool(&js, "complete", !rep->nunchecked);
+	e4s_json_arr_begin(&js, "unchecked");
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_wlog_unchecked *u = &rep->unchecked[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_i64(&js, "entry", u->entry);
+		e4s_json_u64(&js, "tid", u->tid);
+		e4s_json_u64(&js, "ino", u->ino);
+		e4s_json_str(&js, "what", u->what);
+		e4s_json_str(&js, "error", error_message(u->err));
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
 	e4s_json_i64(&js, "exit", rc);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
@@ -654,6 +672,8 @@ static int run_check(const char *prog, const struct e4s_req *r,
 		return E4R_EXIT_ERROR;
 	}
 	rc = (rep->violations || rep->unrecoverable) ? E4R_EXIT_CORRUPT : 0;
+	if (rep->nunchecked)	/* fail closed: a partial report */
+		rc |= E4R_EXIT_ERROR;
 	if (r->json)
 		print_check_json(in, rep, rc);
 	else
@@ -666,9 +686,17 @@ static int run_check(const char *prog, const struct e4s_req *r,
 
 int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 {
+	struct e4s_target t[3] = {
+		{ .what = "BASE", .path = r->device, .flags = E4S_T_ANY },
+		{ .what = "LOG", .path = r->write_log, .flags = E4S_T_ANY },
+		{ .what = "OUTPUT", .path = r->output,
+		  .flags = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG |
+			  E4S_T_BLK },
+	};
 	struct e4s_wlog_input in;
 	const char *bad = NULL;
 	int modes = r->wlog_list + !!r->wlog_at + r->check_order, rc;
+	errcode_t retval;
 
 	if (!r->write_log || !*r->write_log || modes != 1) {
 		fprintf(stderr, "%s: --write-log=LOG takes one of --list, "
@@ -697,16 +725,26 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 		fprintf(stderr, "%s: %s\n", prog, bad);
 		return E4R_EXIT_USAGE;
 	}
-	if (e4s_wlog_open(prog, r->write_log, r->device, &in))
-		return E4R_EXIT_ERROR;
-	if (r->wlog_list) {
-		e4s_wlog_print_list(&in, r->json, r->wlog_marks);
-		rc = 0;
-	} else if (r->wlog_at) {
-		rc = run_at(prog, r, &in);
-	} else {
-		rc = run_check(prog, r, &in);
+	/* Every file named, checked before anything is opened: LOG and
+	 * BASE only read, OUTPUT (--at -o) written, all distinct. */
+	if (r->output && e4s_size_bytes(r->device, &t[2].min_bytes))
+		t[2].min_bytes = 0;
+	retval = e4s_check_targets(prog, t, 3);
+	if (retval)
+		return e4s_usage_error(retval) ? E4R_EXIT_USAGE :
+			E4R_EXIT_ERROR;
+	rc = E4R_EXIT_ERROR;
+	if (!e4s_wlog_open(prog, r->write_log, r->device, &in)) {
+		if (r->wlog_list) {
+			e4s_wlog_print_list(&in, r->json, r->wlog_marks);
+			rc = 0;
+		} else if (r->wlog_at) {
+			rc = run_at(prog, r, &in);
+		} else {
+			rc = run_check(prog, r, &in);
+		}
+		e4s_wlog_close(&in);
 	}
-	e4s_wlog_close(&in);
+	e4s_release_targets(t, 3);
 	return rc;
 }

@@ -128,8 +128,12 @@ void e4s_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 	printf("Journal num_fc_blks:      %u\n", s->num_fc_blks);
 	printf("Journal max_trans_data:   %u\n", s->max_trans_data);
 	printf("Journal head:             %u\n", s->head);
-	printf("Needs recovery:           %s\n",
-	       e4s_needs_recovery(fs) ? "yes" : "no");
+	if (e4s_is_journal_dev(fs))
+		printf("Journal device:           yes (no file system on it; "
+		       "its users are listed above)\n");
+	else
+		printf("Needs recovery:           %s\n",
+		       e4s_needs_recovery(fs) ? "yes" : "no");
 }
 
 void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
@@ -191,8 +195,12 @@ void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 	e4s_json_u64(js, "max_transaction", s->max_transaction);
 	e4s_json_u64(js, "max_trans_data", s->max_trans_data);
 	e4s_json_u64(js, "head", s->head);
+	e4s_json_bool(js, "journal_device", e4s_is_journal_dev(fs));
 	e4s_json_obj_end(js);
-	e4s_json_bool(js, "needs_recovery", e4s_needs_recovery(fs));
+	if (e4s_is_journal_dev(fs))
+		e4s_json_null(js, "needs_recovery");
+	else
+		e4s_json_bool(js, "needs_recovery", e4s_needs_recovery(fs));
 }
 
 int e4s_tune_journal_list(const char *prog, const struct e4s_req *o,
@@ -203,6 +211,18 @@ int e4s_tune_journal_list(const char *prog, const struct e4s_req *o,
 	int verifies;
 
 	retval = e4s_open_journal(prog, fs, o->journal_dev, 0, &j);
+	if (retval == E4_ERR_NO_JOURNAL && !o->journal_dev) {
+		/* Not an error: the rest of the listing still holds. */
+		if (js) {
+			e4s_json_null(js, "journal");
+			e4s_json_bool(js, "needs_recovery",
+				      e4s_needs_recovery(fs));
+		} else {
+			printf("Journal:                  no journal "
+			       "(has_journal not set)\n");
+		}
+		return 0;
+	}
 	if (retval) {
 		com_err(prog, retval, "while reading journal superblock of %s",
 			o->journal_dev ? o->journal_dev : o->device);

@@ -229,13 +229,25 @@ int e4s_tune_unwritten_list(const char *prog, const struct e4s_req *o,
 			rc = 1;
 		}
 	}
+	/* Fail closed: a read error below the replayed state means blocks
+	 * libext2fs skipped, so the listing is partial. */
+	retval = rs.ov ? e4_overlay_error(rs.ov) : 0;
+	if (retval) {
+		com_err(prog, retval, "while reading the replayed state of %s: "
+			"the listing is partial", o->device);
+		rc = 1;
+	}
 	if (js) {
 		e4s_json_arr_end(js);
 		print_totals(&t, js);
+		e4s_json_bool(js, "complete", !rc && !c.nerrors);
 		e4s_json_obj_end(js);
 	} else if (!rc) {
 		print_header(&c);
 		print_totals(&t, NULL);
+		if (c.nerrors)
+			printf("Listing incomplete: %d extent tree(s) could "
+			       "not be read (see the errors)\n", c.nerrors);
 	}
 	e4_replayed_close(&rs);
 	return rc || c.nerrors ? 1 : 0;
@@ -305,7 +317,8 @@ static int recover(const char *prog, const struct e4s_req *o,
 	e4_jscan_free(scan);
 	if (retval) {
 		com_err(prog, retval, "while recovering the journal of %s "
-			"(run e2fsck -fy)", o->device);
+			"(the log is still there: run again, or replay it "
+			"with e4replay)", o->device);
 		return 1;
 	}
 	if (rr.fs_error || rr.fs_not_valid) {
@@ -374,8 +387,12 @@ static int check_log(const char *prog, const struct e4s_req *o,
 		retval = E4_ERR_JOURNAL_CORRUPT;
 	if (!retval)
 		return 0;
-	com_err(prog, retval, "in the journal of %s: not marking (run "
-		"e2fsck -fy first)", o->device);
+	com_err(prog, retval, "in the journal of %s: not marking: the "
+		"kernel would replay this log only in part%s (`e4replay -n %s` "
+		"shows what; e4replay replays what the kernel would; "
+		"e2fsck -fy %s)", o->device, scan->fail ? " or refuse it" : "",
+		o->device, scan->fail ? "discards the whole log here" :
+		"replays the same and checks the fs");
 	return 1;
 }
 

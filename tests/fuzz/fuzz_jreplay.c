@@ -255,6 +255,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size = FUZZ_MAX_INPUT + 1;
 	if (make_img(&m, data, size))
 		return 0;
+	fuzz_dump_journal(&tmpl, &m);
 	memset(&w, 0, sizeof(w));
 	w.allowed = calloc(tmpl.nblocks, 1);
 	if (!w.allowed)

@@ -500,6 +500,32 @@ static void dump_img(struct e4_memimg *m, const char *path)
 	free(buf);
 }
 
+void fuzz_dump_journal(const struct fuzz_tmpl *t, struct e4_memimg *m)
+{
+	const char *path = getenv("E4_FUZZ_DUMP_JOURNAL");
+	unsigned char *buf;
+	FILE *f;
+	blk64_t i;
+
+	if (!path)
+		return;
+	buf = malloc(t->blocksize);
+	f = fopen(path, "wb");
+	if (!buf || !f) {
+		perror(path);
+		abort();
+	}
+	for (i = 0; i < t->jlen; i++) {
+		if (e4_memimg_pread(m, t->jpblk[i] * t->blocksize, buf,
+				    t->blocksize) ||
+		    fwrite(buf, t->blocksize, 1, f) != 1)
+			abort();
+	}
+	if (fclose(f))
+		abort();
+	free(buf);
+}
+
 int fuzz_sb_input(const uint8_t *data, size_t size, struct e4_memimg *m,
 		  struct e4_fault *f, ext2_filsys *fs, errcode_t *retval)
 {
@@ -543,6 +569,7 @@ int fuzz_jarea_input(const uint8_t *data, size_t size, int flags,
 	fuzz_place_journal(&tmpl, m, data + 1, size - 1);
 	fuzz_fix_journal(&tmpl, m, data[0],
 			 (size - 1 + tmpl.blocksize - 1) / tmpl.blocksize);
+	fuzz_dump_journal(&tmpl, m);
 	retval = fuzz_open_ro(m, f, flags, fs);
 	FUZZ_ASSERT(!retval, "template fs must open: %ld", (long)retval);
 	return 0;
@@ -586,6 +613,49 @@ out:
 	free(b);
 }
 
+/*
+ * The statistics of a scan and of the older transactions after it
+ * (stats.c, oldlog.c): the walk stays once around the log area, its
+ * transactions lie in it, and the block counts add up.
+ */
+static void fuzz_stats_ro(e4_journal_t j, const struct e4_jscan *scan)
+{
+	struct e4_jscan_old *old = NULL;
+	struct e4_jstats *st = NULL;
+	size_t t, k;
+
+	if (e4_jstats_compute(scan->trans, scan->ncommitted, scan->log_end,
+			      &st) == 0) {
+		FUZZ_ASSERT(st->log_blocks == st->data_blocks +
+			    st->descriptor_blocks + st->revoke_blocks +
+			    st->commit_blocks, "stats: block counts");
+		FUZZ_ASSERT(st->interval_ms.count + 1 <= st->transactions ||
+			    !st->transactions, "stats: intervals");
+		e4_jstats_free(st);
+	}
+	if (scan->fail || e4_journal_scan_old(j, scan, &old))
+		return;
+	FUZZ_ASSERT(old->nblocks <= scan->log_end - scan->log_first,
+		    "old log: walked %llu blocks",
+		    (unsigned long long)old->nblocks);
+	for (t = 0; t < old->ntrans; t++) {
+		const struct e4_jtrans *o = &old->trans[t];
+
+		FUZZ_ASSERT(o->has_commit && !o->committed, "old log: commit");
+		FUZZ_ASSERT(e4_tid_gt(scan->start_tid, o->tid), "old log: tid");
+		FUZZ_ASSERT(o->nblocks == o->ntags + o->ndescriptors +
+			    o->nrevoke_blocks + 1, "old log: blocks");
+		for (k = 0; k < o->ntags; k++)
+			FUZZ_ASSERT(o->tags[k].jblk >= scan->log_first &&
+				    o->tags[k].jblk < scan->log_end,
+				    "old log: tag outside the log area");
+	}
+	if (e4_jstats_compute(old->trans, old->ntrans, scan->log_end,
+			      &st) == 0)
+		e4_jstats_free(st);
+	e4_jscan_old_free(old);
+}
+
 void fuzz_scan_ro(e4_journal_t j)
 {
 	struct e4_jscan *scan = NULL;
@@ -600,6 +670,7 @@ void fuzz_scan_ro(e4_journal_t j)
 		    "scan walked %llu blocks, s_maxlen %u",
 		    (unsigned long long)scan->log_blocks, j->jsb.maxlen);
 	FUZZ_ASSERT(scan->ncommitted <= scan->ntrans, "ncommitted");
+	fuzz_stats_ro(j, scan);
 	memset(&res, 0, sizeof(res));
 	retval = e4_journal_replay_plan(j, scan, &res);
 	for (t = 0; !retval && t < scan->ntrans; t++)

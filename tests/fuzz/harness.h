@@ -107,6 +107,14 @@ void fuzz_fix_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
 		      unsigned int ctrl, blk64_t nblk);
 
 /*
+ * fuzz_dump_journal() - when $E4_FUZZ_DUMP_JOURNAL names a file, write the
+ * journal blocks 0 .. jlen - 1 of @m (in journal order) to it, so a test
+ * can rebuild the image a run saw from the template (f_fuzz_regress:
+ * e4replay against e2fsck on it).  Aborts on an I/O error.
+ */
+void fuzz_dump_journal(const struct fuzz_tmpl *t, struct e4_memimg *m);
+
+/*
  * fuzz_open_ro() - open the fs in @m read-only through a fault io_manager
  * that abort()s on any write (E4_FAULT_ABORT_ON_WRITE), so a read-only
  * path that writes is a crash.  @f must outlive the fs.  Returns the
@@ -140,8 +148,8 @@ int fuzz_sb_input(const uint8_t *data, size_t size, struct e4_memimg *m,
  * fuzz_jarea_input() - set up a run of a journal-area target (fuzz_jarea,
  * fuzz_order).  Input: u8 ctrl (FUZZ_FIX_* bits), then bytes placed into
  * journal blocks 0, 1, ... of tests/images/blocksize-1k with its log
- * zeroed (loaded on the first call) and fixed up as ctrl asks.  Makes
- * @m and opens it with fuzz_open_ro(@flags) into *@fs, which must
+ * zeroed (loaded on the first call) and fixed up as ctrl asks (and
+ * dumped by fuzz_dump_journal()).  Makes @m and opens it with fuzz_open_ro(@flags) into *@fs, which must
  * succeed (property).  Returns 0 (the caller closes *@fs and frees @m),
  * or -1 when there is nothing to run (@m not made).
  */

@@ -4,6 +4,8 @@
  * builds with gcc for every tests/fuzz/fuzz_*.c.
  * Usage: replay_TARGET FILE|DIR...  (exit 0 when every input ran; a
  * property failure or sanitizer report aborts)
+ * With $E4_FUZZ_DUMP_DIR set, the journal-area targets write the journal
+ * of each input's image to DIR/NAME.jnl (tests/f_fuzz_regress).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -31,6 +33,16 @@ static int run_file(const char *path)
 	}
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
+	/* $E4_FUZZ_DUMP_DIR: the journal of each input's image goes to
+	 * DIR/NAME.jnl (harness.c fuzz_dump_journal()) */
+	if (getenv("E4_FUZZ_DUMP_DIR")) {
+		char p[4096];
+		const char *b = strrchr(path, '/');
+
+		snprintf(p, sizeof(p), "%s/%s.jnl", getenv("E4_FUZZ_DUMP_DIR"),
+			 b ? b + 1 : path);
+		setenv("E4_FUZZ_DUMP_JOURNAL", p, 1);
+	}
 	LLVMFuzzerTestOneInput(buf, n);
 	return 0;
 }

@@ -5,6 +5,9 @@
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
+# skip_part REASON: a part of the test cannot run here; the rest goes on
+# and the runner reports the test as partly skipped (not as a full pass).
+skip_part() { echo "SKIP-PART: $*"; }
 
 # img NAME: unpack tests/images/NAME.img.gz to ./NAME.img, print the path.
 img() {

@@ -115,6 +115,14 @@ static void test_reads(void **state)
 	assert_int_equal(one[1024], 5);		/* first KiB of block 4 */
 	assert_int_equal(io_channel_read_blk64(io, 1, -100, one), 0);
 	assert_int_equal(one[0], 1);
+	/* Part of an escaped copy (its first KiB): the magic restored too. */
+	assert_int_equal(io_channel_read_blk64(io, 4 * 5, 1, one), 0);
+	assert_int_equal(e4_be32(one), JBD2_MAGIC);
+	assert_int_equal(one[4], 0x81);
+	assert_int_equal(one[1023], 0x81);
+	assert_int_equal(io_channel_read_blk64(io, 4 * 5, -6, one), 0);
+	assert_int_equal(e4_be32(one), JBD2_MAGIC);
+	assert_int_equal(one[5], 0x81);
 	/* Read-only. */
 	assert_int_equal(io_channel_write_blk64(io, 0, 1, one),
 			 E4_ERR_READ_ONLY);

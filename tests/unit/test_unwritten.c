@@ -1,7 +1,8 @@
 /*
  * test_unwritten.c --- unit tests of unwritten.c on a file system built
  * here with libext2fs (ext2fs_initialize, files by ext2fs_fallocate):
- * listing, marking both ways, dry-run counts, zeroing, holes, errors.
+ * listing, marking both ways, dry-run counts, zeroing, holes, errors,
+ * maximum extent lengths.
  */
 #include "unit.h"
 
@@ -304,6 +305,144 @@ static void test_reserved(void **state)
 	assert_int_equal(r.blocks_changed, 1);
 }
 
+/*
+ * Maximum extent lengths (kernel fs/ext4/ext4_extents.h): an unwritten
+ * extent holds at most EXT_UNWRITTEN_MAX_LEN = 32767 blocks, an
+ * initialized one EXT_INIT_MAX_LEN = 32768 (ee_len 32768 means 32768
+ * initialized blocks; above it, unwritten with ee_len - 32768).  A file of
+ * BIG_LEN physically contiguous blocks, marked written and then unwritten
+ * as a whole, is cut (and merged back) into extents of exactly those
+ * lengths.  The fixture: 3 groups of 32768 4 KiB blocks, flex_bg (all
+ * bitmaps and inode tables in group 0), the file allocated from block
+ * BIG_GOAL: group 1 past its backup superblock and descriptors, and group 2
+ * (no backup), one free run up to the end of the fs.
+ */
+#define BIG_BLOCKS	98304
+#define BIG_GOAL	34000
+#define BIG_LEN		64000
+
+static int setup_big(void **state)
+{
+	struct ext2_super_block param;
+	struct ext2_inode inode;
+	struct fx *f = calloc(1, sizeof(*f));
+	int fd;
+
+	assert_non_null(f);
+	strcpy(f->path, "/tmp/e4-unit-uwbig-XXXXXX");
+	fd = mkstemp(f->path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)BIG_BLOCKS * BS), 0);
+	close(fd);
+	memset(&param, 0, sizeof(param));
+	ext2fs_blocks_count_set(&param, BIG_BLOCKS);
+	param.s_log_block_size = 2;
+	param.s_inodes_count = 256;
+	param.s_log_groups_per_flex = 4;
+	ext2fs_set_feature_extents(&param);
+	ext2fs_set_feature_flex_bg(&param);
+	ext2fs_set_feature_sparse_super(&param);
+	assert_int_equal(ext2fs_initialize(f->path, EXT2_FLAG_RW |
+					   EXT2_FLAG_64BITS, &param,
+					   unix_io_manager, &f->fs), 0);
+	assert_int_equal(ext2fs_allocate_tables(f->fs), 0);
+	assert_int_equal(ext2fs_mkdir(f->fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
+				      0), 0);
+	assert_int_equal(ext2fs_new_inode(f->fs, EXT2_ROOT_INO,
+					  LINUX_S_IFREG | 0644, 0, &f->ino),
+			 0);
+	ext2fs_inode_alloc_stats2(f->fs, f->ino, +1, 0);
+	memset(&inode, 0, sizeof(inode));
+	inode.i_mode = LINUX_S_IFREG | 0644;
+	inode.i_links_count = 1;
+	inode.i_flags = EXT4_EXTENTS_FL;
+	assert_int_equal(ext2fs_inode_size_set(f->fs, &inode,
+					       (blk64_t)BIG_LEN * BS), 0);
+	assert_int_equal(ext2fs_write_new_inode(f->fs, f->ino, &inode), 0);
+	assert_int_equal(ext2fs_fallocate(f->fs, EXT2_FALLOCATE_FORCE_UNINIT,
+					  f->ino, NULL, BIG_GOAL, 0, BIG_LEN),
+			 0);
+	*state = f;
+	return 0;
+}
+
+/* Assert the extents of @f are @n pieces of the lengths @len[], all with
+ * flag @uw, physically contiguous from @pblk. */
+static void pieces_are(struct fx *f, int n, const blk64_t *len, int uw,
+		       blk64_t pblk)
+{
+	struct e4_extent_totals t;
+	struct got g;
+	blk64_t l = 0;
+	int k;
+
+	list(f, &g, &t);
+	assert_int_equal(g.n, n);
+	for (k = 0; k < n; k++) {
+		ext_is(&g, k, l, len[k], uw);
+		assert_int_equal(g.r[k].pblk, pblk + l);
+		l += len[k];
+	}
+	assert_int_equal(l, BIG_LEN);
+}
+
+static void test_max_lengths(void **state)
+{
+	struct fx *f = *state;
+	static const blk64_t uw2[] = { 32767, BIG_LEN - 32767 };
+	struct e4_extent_totals t;
+	struct e4_mark_result r;
+	struct got g;
+	blk64_t pblk;
+
+	/* libext2fs's fallocate cuts unwritten extents at 32767 */
+	list(f, &g, &t);
+	pblk = g.r[0].pblk;
+	assert_int_equal(pblk, BIG_GOAL);
+	pieces_are(f, 2, uw2, 1, pblk);
+	/* Written 32767 + 1 blocks: the two written neighbours merge into
+	 * one extent of the initialized maximum, 32768. */
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 32767,
+				       E4_MARK_WRITTEN |
+				       E4_MARK_KEEP_CONTENTS, &r), 0);
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 32767, 1,
+				       E4_MARK_WRITTEN |
+				       E4_MARK_KEEP_CONTENTS, &r), 0);
+	assert_int_equal(r.merges, 1);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 2);
+	ext_is(&g, 0, 0, 32768, 0);
+	ext_is(&g, 1, 32768, BIG_LEN - 32768, 1);
+	/* One more written block does not merge: 32769 is past it. */
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 32768, 1,
+				       E4_MARK_WRITTEN |
+				       E4_MARK_KEEP_CONTENTS, &r), 0);
+	assert_int_equal(r.merges, 0);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 3);
+	ext_is(&g, 0, 0, 32768, 0);
+	ext_is(&g, 1, 32768, 1, 0);
+	ext_is(&g, 2, 32769, BIG_LEN - 32769, 1);
+	/* The 32768 written blocks made unwritten: cut at the unwritten
+	 * maximum, 32767, and the 1-block rest cannot merge into it. */
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 0, 32768,
+				       E4_MARK_UNWRITTEN, &r), 0);
+	assert_int_equal(r.blocks_changed, 32768);
+	list(f, &g, &t);
+	assert_int_equal(g.n, 4);
+	ext_is(&g, 0, 0, 32767, 1);
+	ext_is(&g, 1, 32767, 1, 1);
+	ext_is(&g, 2, 32768, 1, 0);
+	ext_is(&g, 3, 32769, BIG_LEN - 32769, 1);
+	/* The written block made unwritten: it and both unwritten
+	 * neighbours on its right merge (31233 blocks), the 32767-block
+	 * extent on the left takes no more. */
+	assert_int_equal(e4_mark_range(f->fs, NULL, f->ino, 32768, 1,
+				       E4_MARK_UNWRITTEN, &r), 0);
+	assert_int_equal(r.merges, 2);
+	pieces_are(f, 2, uw2, 1, pblk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +453,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_holes_and_errors, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reserved, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_max_lengths, setup_big,
 						teardown),
 	};
 

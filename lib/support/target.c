@@ -1,0 +1,1034 @@
+/*
+ * target.c --- write-target safety for every e4tools program: one place
+ * that checks a file or device before the first byte is written (mounted,
+ * held by the kernel, backing a mounted loop device, big enough, distinct
+ * from the other names), temporary-name-then-rename outputs and undo
+ * files, and libblkid probing of what a target holds.
+ *
+ * The rules follow e2fsprogs (ext2fs_check_mount_point(), mke2fs's
+ * check_plausibility() with libblkid) and the kernel's exclusive opens
+ * (an O_EXCL open of a block device fails with EBUSY while the kernel
+ * holds it: mounted, the external journal of a mounted fs (journal_path=,
+ * blkdev_get_by_dev(..., holder)), an md/dm member).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <linux/loop.h>
+#include <blkid.h>
+#include <et/com_err.h>
+
+#include "target.h"
+
+/* ---- names ---- */
+
+/* Two names for one file: one inode, or two nodes of one block device. */
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+static int loop_backs(const char *name, dev_t fdev, ino_t fino);
+
+/*
+ * One file under two guises: the same file (same_file()), or a loop
+ * device (Linux block major 7) and the regular file behind it, or two loop
+ * devices over one file: writing one writes the other.
+ */
+static int same_data(const struct stat *a, const struct stat *b)
+{
+	char name[32];
+	const struct stat *l, *f;
+
+	if (same_file(a, b))
+		return 1;
+	if (S_ISBLK(a->st_mode) && major(a->st_rdev) == 7)
+		l = a, f = b;
+	else if (S_ISBLK(b->st_mode) && major(b->st_rdev) == 7)
+		l = b, f = a;
+	else
+		return 0;
+	snprintf(name, sizeof(name), "loop%u", minor(l->st_rdev));
+	if (S_ISREG(f->st_mode))
+		return loop_backs(name, f->st_dev, f->st_ino);
+	if (S_ISBLK(f->st_mode) && major(f->st_rdev) == 7) {
+		char other[32];
+		struct loop_info64 li;
+		char path[64];
+		int fd, r;
+
+		/* Two loop devices: the same backing file? */
+		snprintf(other, sizeof(other), "loop%u", minor(f->st_rdev));
+		snprintf(path, sizeof(path), "/dev/%s", other);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+		r = ioctl(fd, LOOP_GET_STATUS64, &li);
+		close(fd);
+		return !r && loop_backs(name, (dev_t)li.lo_device,
+					(ino_t)li.lo_inode);
+	}
+	return 0;
+}
+
+/* The directory of @path into @dir; returns the base name. */
+static const char *split_dir(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(dir, len, ".");
+		return path;
+	}
+	snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path),
+		 path);
+	return slash + 1;
+}
+
+/* Two names of files yet to be created that name one new file. */
+static int same_new_file(const char *a, const char *b)
+{
+	char da[4096], db[4096];
+	const char *ba = split_dir(a, da, sizeof(da));
+	const char *bb = split_dir(b, db, sizeof(db));
+	struct stat sa, sb;
+
+	if (strcmp(ba, bb) || stat(da, &sa) < 0 || stat(db, &sb) < 0)
+		return 0;
+	return same_file(&sa, &sb);
+}
+
+/* ---- in use by the kernel ---- */
+
+/* Read the first line of sysfs file @path into @buf; 0 or -1. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char *nl;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = 0;
+	return 0;
+}
+
+/*
+ * Is block device @rdev mounted by number (a mount through another node
+ * name, or from another mount namespace's view of /dev)?  The mount point
+ * goes to @mtpt.  /proc/self/mountinfo field 3 is "major:minor".
+ */
+static int mounted_by_number(dev_t rdev, char *mtpt, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[8192];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		char mp[4096];
+
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &min,
+			   mp) != 3)
+			continue;
+		if (makedev(maj, min) == rdev) {
+			snprintf(mtpt, len, "%s", mp);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* The first holder of @rdev in sysfs (a dm or md device) into @name. */
+static int held_by(dev_t rdev, char *name, size_t len)
+{
+	char path[128];
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders",
+		 major(rdev), minor(rdev));
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(name, len, "%s", de->d_name);
+		found = 1;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Loop devices this process holds O_EXCL (e4s_check_targets() claims the
+ * idle loop devices backing a file it will write): held by us, they are
+ * free for our own later checks (an O_EXCL probe would fail on our own
+ * claim).  Process state of the tools, not of libe4.
+ */
+static struct {
+	dev_t	rdev;
+	int	fd;
+} held[E4S_MAX_CLAIMS * 4];
+static int nheld;
+
+static int held_by_us(dev_t rdev)
+{
+	int i;
+
+	for (i = 0; i < nheld; i++)
+		if (held[i].rdev == rdev)
+			return 1;
+	return 0;
+}
+
+/*
+ * Why block device @node (number @rdev) cannot be written, into @why
+ * ("is mounted on /mnt", ...); 0 when it is free.  With @claim, a free
+ * device is left open O_EXCL in *@claim (else closed).
+ */
+static int device_busy(const char *node, dev_t rdev, char *why, size_t len,
+		       int *claim)
+{
+	char buf[4096], sys[160];
+	struct dirent *de;
+	int mf = 0, fd;
+	DIR *d;
+
+	buf[0] = 0;
+	if (held_by_us(rdev))
+		return 0;	/* our O_EXCL claim: nothing else has it */
+	if (node && ext2fs_check_mount_point(node, &mf, buf,
+					     sizeof(buf)) == 0) {
+		if (mf & EXT2_MF_MOUNTED) {
+			snprintf(why, len, "is mounted%s%s", buf[0] ?
+				 " on " : "", buf);
+			return 1;
+		}
+		if (mf & EXT2_MF_SWAP) {
+			snprintf(why, len, "is in use as swap");
+			return 1;
+		}
+	}
+	if (mounted_by_number(rdev, buf, sizeof(buf))) {
+		snprintf(why, len, "is mounted on %s", buf);
+		return 1;
+	}
+	if (held_by(rdev, buf, sizeof(buf))) {
+		snprintf(why, len, "is held by %s (a dm or md device)", buf);
+		return 1;
+	}
+	/* A partition of it that is mounted or held. */
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(rdev),
+		 minor(rdev));
+	d = opendir(sys);
+	while (d && (de = readdir(d))) {
+		char p[512], num[32];
+		unsigned int maj, min;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/partition", sys, de->d_name);
+		if (access(p, F_OK))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/dev", sys, de->d_name);
+		if (read_line(p, num, sizeof(num)) ||
+		    sscanf(num, "%u:%u", &maj, &min) != 2)
+			continue;
+		if (mounted_by_number(makedev(maj, min), buf, sizeof(buf)) ||
+		    held_by(makedev(maj, min), buf, sizeof(buf))) {
+			snprintf(why, len, "has partition %s in use (%s)",
+				 de->d_name, buf);
+			closedir(d);
+			return 1;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!node)
+		return 0;
+	/*
+	 * The kernel's own claim: a mounted fs's external journal
+	 * (journal_path=), a device a mount or md/dm opened exclusively.
+	 */
+	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == EBUSY) {
+			snprintf(why, len, "is in use by the kernel (opening "
+				 "it exclusively failed: mounted, the external "
+				 "journal of a mounted file system, or an "
+				 "md/dm member)");
+			return 1;
+		}
+		return 0;	/* unreadable: the real open reports it */
+	}
+	if (claim)
+		*claim = fd;
+	else
+		close(fd);
+	return 0;
+}
+
+/*
+ * The backing file (device, inode) of loop device /dev/@name, from
+ * LOOP_GET_STATUS64, else from /sys/block/@name/loop/backing_file.
+ * 0 when bound, -1 when not (or unknown).
+ */
+static int loop_backing(const char *name, dev_t *dev, ino_t *ino)
+{
+	struct loop_info64 li;
+	char path[300], file[4096];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		int r = ioctl(fd, LOOP_GET_STATUS64, &li);
+
+		close(fd);
+		if (r == 0) {
+			*dev = (dev_t)li.lo_device;
+			*ino = (ino_t)li.lo_inode;
+			return 0;
+		}
+		if (errno == ENXIO)
+			return -1;	/* not bound */
+	}
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
+	if (read_line(path, file, sizeof(file)) || stat(file, &st))
+		return -1;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return 0;
+}
+
+/*
+ * Is loop device /dev/@name backed by the file (@fdev, @fino)?  Both
+ * views are asked: LOOP_GET_STATUS64 gives the inode's superblock device,
+ * which on some file systems (btrfs subvolumes, overlayfs) is not the
+ * st_dev stat() shows; the sysfs backing_file path is stat()ed too.
+ */
+static int loop_backs(const char *name, dev_t fdev, ino_t fino)
+{
+	char path[300], file[4096];
+	struct stat st;
+	dev_t dev;
+	ino_t ino;
+
+	if (loop_backing(name, &dev, &ino))
+		return 0;
+	if (dev == fdev && ino == fino)
+		return 1;
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
+	return !read_line(path, file, sizeof(file)) && !stat(file, &st) &&
+		st.st_dev == fdev && st.st_ino == fino;
+}
+
+/*
+ * Refuse a regular file @t (or the file behind loop device @t) that backs
+ * a loop device which is mounted or held; hold idle ones O_EXCL when
+ * @claim.  @self: a loop device's own number, skipped.  Returns 0 or
+ * EBUSY (printed).
+ */
+static errcode_t check_loops(const char *prog, struct e4s_target *t,
+			     dev_t fdev, ino_t fino, dev_t self, int claim)
+{
+	struct dirent *de;
+	DIR *d = opendir("/sys/block");
+	errcode_t retval = 0;
+
+	if (!d)
+		return 0;
+	while (!retval && (de = readdir(d))) {
+		char node[300], why[512], num[32], sys[300];
+		unsigned int maj, min;
+		dev_t rdev;
+		int fd = -1;
+
+		if (strncmp(de->d_name, "loop", 4) ||
+		    !loop_backs(de->d_name, fdev, fino))
+			continue;
+		snprintf(sys, sizeof(sys), "/sys/block/%s/dev", de->d_name);
+		if (read_line(sys, num, sizeof(num)) ||
+		    sscanf(num, "%u:%u", &maj, &min) != 2)
+			continue;
+		rdev = makedev(maj, min);
+		if (rdev == self)
+			continue;
+		snprintf(node, sizeof(node), "/dev/%s", de->d_name);
+		if (device_busy(access(node, F_OK) ? NULL : node, rdev, why,
+				sizeof(why), claim ? &fd : NULL)) {
+			fprintf(stderr, "%s: %s %s backs loop device %s, "
+				"which %s; nothing written\n", prog, t->what,
+				t->path, node, why);
+			retval = EBUSY;
+		} else if (fd >= 0) {
+			if (t->nclaims < E4S_MAX_CLAIMS &&
+			    nheld < (int)(sizeof(held) / sizeof(held[0]))) {
+				t->claim_fd[t->nclaims++] = fd;
+				held[nheld].rdev = rdev;
+				held[nheld++].fd = fd;
+			} else {
+				close(fd);
+			}
+		}
+	}
+	closedir(d);
+	return retval;
+}
+
+/* A written target: mounted, held, backing a busy loop, too small? */
+static errcode_t check_in_use(const char *prog, struct e4s_target *t)
+{
+	char why[512], mtpt[4096];
+	errcode_t retval;
+	int mf = 0;
+
+	if (S_ISBLK(t->st.st_mode)) {
+		dev_t dev;
+		ino_t ino;
+		char name[64];
+
+		if (device_busy(t->path, t->st.st_rdev, why, sizeof(why),
+				NULL)) {
+			fprintf(stderr, "%s: %s %s %s; nothing written\n",
+				prog, t->what, t->path, why);
+			return EBUSY;
+		}
+		/* Another loop device over the same file, in use. */
+		snprintf(name, sizeof(name), "loop%u", minor(t->st.st_rdev));
+		if (major(t->st.st_rdev) == 7 &&
+		    !loop_backing(name, &dev, &ino)) {
+			retval = check_loops(prog, t, dev, ino,
+					     t->st.st_rdev, 0);
+			if (retval)
+				return retval;
+		}
+		if (t->min_bytes) {
+			uint64_t bytes;
+
+			retval = e4s_size_bytes(t->path, &bytes);
+			if (retval) {
+				com_err(prog, retval, "while finding the size "
+					"of %s %s; nothing written", t->what,
+					t->path);
+				return retval;
+			}
+			if (bytes < t->min_bytes) {
+				fprintf(stderr, "%s: %s %s holds %" PRIu64
+					" bytes, fewer than the %" PRIu64
+					" needed; nothing written\n", prog,
+					t->what, t->path, bytes, t->min_bytes);
+				return ENOSPC;
+			}
+		}
+		return 0;
+	}
+	if (!S_ISREG(t->st.st_mode))
+		return 0;
+	mtpt[0] = 0;
+	if (ext2fs_check_mount_point(t->path, &mf, mtpt, sizeof(mtpt)) == 0 &&
+	    (mf & (EXT2_MF_MOUNTED | EXT2_MF_SWAP))) {
+		fprintf(stderr, "%s: %s %s is %s%s%s; nothing written\n", prog,
+			t->what, t->path, (mf & EXT2_MF_SWAP) ?
+			"in use as swap" : "mounted through a loop device",
+			mtpt[0] ? " on " : "", mtpt);
+		return EBUSY;
+	}
+	return check_loops(prog, t, t->st.st_dev, t->st.st_ino, 0, 1);
+}
+
+int e4s_usage_error(errcode_t err)
+{
+	return err == EINVAL;
+}
+
+errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
+{
+	char dir[4096];
+	errcode_t retval;
+	int a, b;
+
+	for (a = 0; a < n; a++) {
+		t[a].exists = 0;
+		t[a].nclaims = 0;
+		if (!t[a].path)
+			continue;
+		if (!*t[a].path) {
+			fprintf(stderr, "%s: %s: empty name; nothing written\n",
+				prog, t[a].what);
+			return EINVAL;
+		}
+		if (stat(t[a].path, &t[a].st) == 0) {
+			t[a].exists = 1;
+		} else if (errno != ENOENT) {
+			if (!(t[a].flags & E4S_T_CREATE))
+				continue;	/* opened later: reported there */
+			retval = errno;
+			com_err(prog, retval, "while checking %s %s; nothing "
+				"written", t[a].what, t[a].path);
+			return retval;
+		}
+	}
+	/* Two names for one file. */
+	for (a = 0; a < n; a++) {
+		for (b = a + 1; b < n && t[a].path; b++) {
+			if (!t[b].path || t[a].exists != t[b].exists)
+				continue;
+			if (t[a].exists ? !same_data(&t[a].st, &t[b].st) :
+			    !same_new_file(t[a].path, t[b].path))
+				continue;
+			fprintf(stderr, "%s: %s %s is the same file as %s %s%s; "
+				"nothing done\n", prog, t[b].what, t[b].path,
+				t[a].what, t[a].path, !t[a].exists ||
+				same_file(&t[a].st, &t[b].st) ? "" :
+				" (through a loop device)");
+			return EINVAL;
+		}
+	}
+	/* Types, creatable names, e2undo files. */
+	for (a = 0; a < n; a++) {
+		unsigned int f = t[a].flags;
+		mode_t m = t[a].st.st_mode;
+
+		if (!t[a].path)
+			continue;
+		if (!t[a].exists) {
+			if (!(f & E4S_T_CREATE))
+				continue;
+			split_dir(t[a].path, dir, sizeof(dir));
+			if (access(dir, W_OK | X_OK) < 0) {
+				retval = errno;
+				com_err(prog, retval, "while checking that %s "
+					"%s can be created; nothing done",
+					t[a].what, t[a].path);
+				return retval;
+			}
+			continue;
+		}
+		if (!(f & E4S_T_ANY) && !((f & E4S_T_REG) && S_ISREG(m)) &&
+		    !((f & E4S_T_BLK) && S_ISBLK(m))) {
+			fprintf(stderr, "%s: %s %s is not %s; nothing done\n",
+				prog, t[a].what, t[a].path,
+				(f & E4S_T_BLK) && (f & E4S_T_REG) ?
+				"a regular file or a block device" :
+				(f & E4S_T_BLK) ? "a block device" :
+				"a regular file");
+			return EINVAL;
+		}
+		if ((f & E4S_T_UNDO) && S_ISREG(m)) {
+			int u = e4s_is_undo_file(t[a].path);
+
+			if (u < 0) {
+				retval = errno;
+				com_err(prog, retval, "while reading %s %s; "
+					"nothing done", t[a].what, t[a].path);
+				return retval;
+			}
+			if (!u) {
+				fprintf(stderr, "%s: %s %s exists and is not "
+					"an e2undo file; not replacing it "
+					"(remove it or name another); nothing "
+					"done\n", prog, t[a].what, t[a].path);
+				return EINVAL;
+			}
+			split_dir(t[a].path, dir, sizeof(dir));
+			if (access(dir, W_OK | X_OK) < 0) {
+				retval = errno;
+				com_err(prog, retval, "while checking that %s "
+					"%s can be replaced; nothing done",
+					t[a].what, t[a].path);
+				return retval;
+			}
+		}
+	}
+	/* In use by the kernel; reads of mounted devices warn. */
+	for (a = 0; a < n; a++) {
+		if (!t[a].path || !t[a].exists)
+			continue;
+		if (!(t[a].flags & E4S_T_WRITE)) {
+			e4s_warn_mounted(prog, t[a].path);
+			continue;
+		}
+		retval = check_in_use(prog, &t[a]);
+		if (retval) {
+			e4s_release_targets(t, n);
+			return retval;
+		}
+	}
+	return 0;
+}
+
+void e4s_release_targets(struct e4s_target *t, int n)
+{
+	int a, k;
+
+	for (a = 0; a < n; a++) {
+		for (k = 0; k < t[a].nclaims; k++) {
+			int i;
+
+			for (i = 0; i < nheld; i++)
+				if (held[i].fd == t[a].claim_fd[k])
+					held[i] = held[--nheld];
+			close(t[a].claim_fd[k]);
+		}
+		t[a].nclaims = 0;
+	}
+}
+
+errcode_t e4s_check_write(const char *prog, const char *what,
+			  const char *path)
+{
+	struct e4s_target t = {
+		.what = what, .path = path,
+		.flags = E4S_T_WRITE | E4S_T_ANY,
+	};
+	errcode_t retval;
+
+	retval = e4s_check_targets(prog, &t, 1);
+	e4s_release_targets(&t, 1);
+	return retval;
+}
+
+int e4s_warn_mounted(const char *prog, const char *path)
+{
+	struct e4s_target t = {
+		.what = "", .path = path, .flags = E4S_T_WRITE | E4S_T_ANY,
+	};
+	char why[512], mtpt[4096];
+	int mf = 0, busy = 0;
+
+	if (stat(path, &t.st) < 0)
+		return 0;
+	why[0] = mtpt[0] = 0;
+	if (S_ISBLK(t.st.st_mode)) {
+		busy = device_busy(path, t.st.st_rdev, why, sizeof(why), NULL);
+	} else if (S_ISREG(t.st.st_mode) &&
+		   ext2fs_check_mount_point(path, &mf, mtpt,
+					    sizeof(mtpt)) == 0 &&
+		   (mf & EXT2_MF_MOUNTED)) {
+		snprintf(why, sizeof(why), "is mounted through a loop "
+			 "device%s%s", mtpt[0] ? " on " : "", mtpt);
+		busy = 1;
+	}
+	if (!busy)
+		return 0;
+	fprintf(stderr, "%s: warning: %s %s: it may change while it is read, "
+		"so what is shown may be inconsistent (as e2fsck -n warns)\n",
+		prog, path, why);
+	return 1;
+}
+
+errcode_t e4s_size_bytes(const char *path, uint64_t *bytes)
+{
+	struct stat st;
+	off_t end;
+	int fd;
+
+	if (stat(path, &st) < 0)
+		return errno;
+	if (!S_ISBLK(st.st_mode)) {
+		*bytes = (uint64_t)st.st_size;
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0) {
+		errcode_t retval = errno;
+
+		close(fd);
+		return retval;
+	}
+	close(fd);
+	*bytes = (uint64_t)end;
+	return 0;
+}
+
+/* ---- outputs ---- */
+
+errcode_t e4s_output_begin(const char *prog, const char *what,
+			   const char *path, struct e4s_output *out)
+{
+	char dir[4096];
+	const char *base;
+	struct stat st;
+	mode_t mode, mask;
+	errcode_t retval;
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	out->path = path;
+	out->fd = -1;
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
+		out->is_blk = 1;
+		out->fd = open(path, O_RDWR | O_EXCL | O_CLOEXEC);
+		if (out->fd < 0) {
+			retval = errno;
+			com_err(prog, retval, "while opening %s %s "
+				"exclusively; nothing written", what, path);
+			return retval;
+		}
+		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	base = split_dir(path, dir, sizeof(dir));
+	len = strlen(dir) + strlen(base) + 32;
+	out->tmp = malloc(len);
+	if (!out->tmp) {
+		com_err(prog, ENOMEM, "while naming a temporary %s", what);
+		return ENOMEM;
+	}
+	/* Same directory, so the final rename stays on one file system. */
+	snprintf(out->tmp, len, "%s/.%.200s.e4tmp-XXXXXX", dir, base);
+	out->fd = mkostemp(out->tmp, O_CLOEXEC);
+	if (out->fd < 0) {
+		retval = errno;
+		com_err(prog, retval, "while creating a temporary file for %s "
+			"%s in %s; nothing written", what, path, dir);
+		free(out->tmp);
+		out->tmp = NULL;
+		return retval;
+	}
+	if (fchmod(out->fd, mode) < 0) {
+		retval = errno;
+		com_err(prog, retval, "while setting the mode of %s",
+			out->tmp);
+		e4s_output_abort(out);
+		return retval;
+	}
+	return 0;
+}
+
+/* fsync the directory holding @path, so a rename survives a crash. */
+static errcode_t sync_dir(const char *path)
+{
+	char dir[4096];
+	errcode_t retval = 0;
+	int fd;
+
+	split_dir(path, dir, sizeof(dir));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (fsync(fd) < 0 && errno != EINVAL)
+		retval = errno;
+	close(fd);
+	return retval;
+}
+
+errcode_t e4s_output_commit(const char *prog, struct e4s_output *out)
+{
+	errcode_t retval = 0;
+
+	if (out->fd >= 0) {
+		if (fsync(out->fd) < 0 && errno != EINVAL)
+			retval = errno;
+		if (close(out->fd) < 0 && !retval)
+			retval = errno;
+		out->fd = -1;
+	}
+	if (retval) {
+		com_err(prog, retval, "while syncing %s", out->tmp ?
+			out->tmp : out->path);
+		e4s_output_abort(out);
+		return retval;
+	}
+	if (!out->tmp)
+		return 0;
+	/* The run may have written it through another descriptor. */
+	out->fd = open(out->tmp, O_RDONLY | O_CLOEXEC);
+	if (out->fd >= 0) {
+		if (fsync(out->fd) < 0 && errno != EINVAL)
+			retval = errno;
+		close(out->fd);
+		out->fd = -1;
+	}
+	if (retval) {
+		com_err(prog, retval, "while syncing %s", out->tmp);
+		e4s_output_abort(out);
+		return retval;
+	}
+	if (rename(out->tmp, out->path) < 0) {
+		retval = errno;
+		com_err(prog, retval, "while renaming %s to %s; %s is as it "
+			"was", out->tmp, out->path, out->path);
+		e4s_output_abort(out);
+		return retval;
+	}
+	free(out->tmp);
+	out->tmp = NULL;
+	retval = sync_dir(out->path);
+	if (retval)
+		com_err(prog, retval, "while syncing the directory of %s",
+			out->path);
+	return retval;
+}
+
+void e4s_output_abort(struct e4s_output *out)
+{
+	if (out->fd >= 0)
+		close(out->fd);
+	out->fd = -1;
+	if (out->tmp) {
+		unlink(out->tmp);
+		free(out->tmp);
+		out->tmp = NULL;
+	}
+}
+
+/* Is every byte of @buf[0..@n) zero? */
+static int all_zero(const unsigned char *buf, size_t n)
+{
+	return !n || (!buf[0] && !memcmp(buf, buf + 1, n - 1));
+}
+
+errcode_t e4s_output_copy(const char *prog, const char *src,
+			  struct e4s_output *out)
+{
+	static unsigned char buf[1 << 20];
+	off_t size, data, hole, off, p;
+	errcode_t retval = 0;
+	struct stat st;
+	ssize_t n;
+	int in, src_reg;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0) {
+		retval = errno;
+		goto fail;
+	}
+	src_reg = S_ISREG(st.st_mode);
+	if (!src_reg && !S_ISBLK(st.st_mode)) {
+		retval = EINVAL;
+		goto fail;
+	}
+	size = src_reg ? st.st_size : lseek(in, 0, SEEK_END);
+	if (size < 0) {
+		retval = errno;
+		goto fail;
+	}
+	for (off = 0; off < size; off = hole) {
+		data = off;
+		hole = size;
+		/* A regular file's holes read as zeros: skip them, unless
+		 * the output is a device (its old bytes would stay). */
+		if (src_reg && !out->is_blk) {
+			data = lseek(in, off, SEEK_DATA);
+			if (data < 0 && errno == ENXIO)
+				break;
+			if (data >= 0)
+				hole = lseek(in, data, SEEK_HOLE);
+			if (data < 0 || hole < 0) {
+				retval = errno;
+				goto fail;
+			}
+		}
+		for (p = data; p < hole; p += n) {
+			size_t want = hole - p < (off_t)sizeof(buf) ?
+				(size_t)(hole - p) : sizeof(buf);
+
+			n = pread(in, buf, want, p);
+			if (n <= 0) {
+				retval = n < 0 ? errno : EIO;
+				goto fail;
+			}
+			/* Zeros of a device input stay holes in a file. */
+			if (!out->is_blk && all_zero(buf, (size_t)n))
+				continue;
+			errno = 0;
+			if (pwrite(out->fd, buf, (size_t)n, p) != n) {
+				retval = errno ? errno : EIO;
+				goto fail;
+			}
+		}
+	}
+	if (!out->is_blk && ftruncate(out->fd, size) < 0)
+		retval = errno;
+	if (!retval && fsync(out->fd) < 0 && errno != EINVAL)
+		retval = errno;
+fail:
+	if (in >= 0)
+		close(in);
+	if (retval)
+		com_err(prog, retval, "while copying %s to %s", src, out->path);
+	return retval;
+}
+
+/* ---- undo files ---- */
+
+#define E2UNDO_MAGIC		"E2UNDO02"	/* lib/ext2fs/undo_io.c */
+#define E2UNDO_HDR_NUM_KEYS	8		/* __le64 num_keys */
+
+int e4s_is_undo_file(const char *path)
+{
+	unsigned char hdr[16];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	close(fd);
+	if (n < 0)
+		return -1;
+	return n == (ssize_t)sizeof(hdr) && !memcmp(hdr, E2UNDO_MAGIC, 8);
+}
+
+/* num_keys of the undo header of @path; 0 when unreadable or not one. */
+static uint64_t undo_keys(const char *path)
+{
+	unsigned char hdr[16];
+	uint64_t v = 0;
+	int fd, i;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr, E2UNDO_MAGIC, 8)) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | hdr[E2UNDO_HDR_NUM_KEYS + i];
+	return v;
+}
+
+errcode_t e4s_undo_begin(const char *prog, const char *path,
+			 struct e4s_undo *u)
+{
+	errcode_t retval;
+
+	retval = e4s_output_begin(prog, "undo file", path, &u->out);
+	if (retval)
+		return retval;
+	/* libext2fs's undo_io opens it by name; an empty file is new. */
+	close(u->out.fd);
+	u->out.fd = -1;
+	return 0;
+}
+
+int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
+{
+	if (!u->out.tmp)
+		return 0;
+	if (!undo_keys(u->out.tmp)) {
+		e4s_output_abort(&u->out);	/* nothing was written */
+		return 0;
+	}
+	if (ok || access(u->out.path, F_OK))
+		return e4s_output_commit(prog, &u->out) ? -1 : 1;
+	/* A failed run that wrote: both undo files are worth keeping. */
+	fprintf(stderr, "%s: the run failed after writing; its undo file is "
+		"%s (e2undo it to undo those writes); %s is as it was\n",
+		prog, u->out.tmp, u->out.path);
+	free(u->out.tmp);
+	u->out.tmp = NULL;
+	return 2;
+}
+
+/* ---- what a target holds ---- */
+
+int e4s_probe_contents(const char *path, char *desc, size_t len)
+{
+	const char *type = NULL, *usage = NULL, *label = NULL, *uuid = NULL;
+	blkid_probe pr;
+	int r;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr) {
+		snprintf(desc, len, "libblkid cannot probe %s: %s", path,
+			 strerror(errno ? errno : EINVAL));
+		return -1;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
+					  BLKID_SUBLKS_USAGE |
+					  BLKID_SUBLKS_LABEL |
+					  BLKID_SUBLKS_UUID);
+	blkid_probe_enable_partitions(pr, 1);
+	r = blkid_do_safeprobe(pr);
+	if (r < 0) {
+		snprintf(desc, len, r == -2 ? "more than one file system or "
+			 "RAID signature (libblkid: ambivalent)" :
+			 "a probe error (libblkid)");
+		blkid_free_probe(pr);
+		return r == -2 ? 1 : -1;
+	}
+	if (r == 1) {
+		blkid_free_probe(pr);
+		return 0;
+	}
+	if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL)) {
+		snprintf(desc, len, "a %s partition table", type);
+	} else if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL)) {
+		char extra[256] = "";
+
+		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+		blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
+		blkid_probe_lookup_value(pr, "UUID", &uuid, NULL);
+		if (uuid || label)
+			snprintf(extra, sizeof(extra), " (%s%s%s%s%s%s)",
+				 uuid ? "UUID " : "", uuid ? uuid : "",
+				 uuid && label ? ", " : "",
+				 label ? "label '" : "", label ? label : "",
+				 label ? "'" : "");
+		if (usage && !strcmp(usage, "raid"))
+			snprintf(desc, len, "a RAID member (%s)%s", type, extra);
+		else if (usage && !strcmp(usage, "crypto"))
+			snprintf(desc, len, "an encrypted volume (%s)%s", type,
+				 extra);
+		else if (!strcmp(type, "jbd"))
+			snprintf(desc, len, "an external journal (jbd)%s",
+				 extra);
+		else if (usage && strcmp(usage, "filesystem"))
+			snprintf(desc, len, "a %s signature%s", type, extra);
+		else
+			snprintf(desc, len, "%s %s file system%s",
+				 strchr("aeiouAEIOU", type[0]) ||
+				 !strncmp(type, "ext", 3) ||
+				 !strncmp(type, "xfs", 3) ? "an" : "a", type,
+				 extra);
+	} else {
+		snprintf(desc, len, "an unnamed signature (libblkid)");
+	}
+	blkid_free_probe(pr);
+	return 1;
+}
