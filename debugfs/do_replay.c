@@ -1,83 +1,21 @@
 /*
  * do_replay.c --- e4debug's journal log commands: logdump/transactions
  * (the scan, as `e4replay -n` prints it) and replay (in place, as
- * e4replay does).  Output by misc/replay_run.c, shared with e4replay.
+ * e4replay does), through lib/support/replay_run.c, shared with
+ * e4replay.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #include "config.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <et/com_err.h>
 
 #include "e4debug.h"
-#include "../misc/e4replay.h"
-
-static int parse_tid(const char *s, uint32_t *tid)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (!*s || *end || errno || v > 0xffffffffULL)
-		return -1;
-	*tid = (uint32_t)v;
-	return 0;
-}
-
-/* Parse [-v] [--json] [--upto TID] [--replay-anyway] into @o; @full
- * allows -v and --json.  Returns 0, or 1 after printing the usage. */
-static int parse_opts(int argc, char **argv, int full, struct e4r_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "upto", required_argument, NULL, 'U' },
-		{ "replay-anyway", no_argument, NULL, 'A' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
-	optind = 0;
-	while ((c = getopt_long(argc, argv, full ? "v" : "", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			o->verbose = 1;
-			break;
-		case 'J':
-			if (!full)
-				goto usage;
-			o->json = 1;
-			break;
-		case 'U':
-			if (parse_tid(optarg, &o->upto)) {
-				fprintf(stderr, "%s: invalid tid '%s'\n",
-					argv[0], optarg);
-				return 1;
-			}
-			o->upto_set = 1;
-			break;
-		case 'A':
-			/* As e4replay --replay-anyway: e4r_run() decides. */
-			o->replay_anyway = 1;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	if (optind == argc)
-		return 0;
-usage:
-	fprintf(stderr, "Usage: %s %s[--upto TID] [--replay-anyway]\n",
-		argv[0], full ? "[-v] [--json] " : "");
-	return 1;
-}
+#include "open.h"
+#include "replay.h"
 
 /* Exported by libext2fs (lib/ext2fs/atexit.c), declared only in its
  * private ext2fsP.h. */
@@ -107,27 +45,28 @@ static void fill_exit_slot(struct e4debug *st)
  * Open the journal of the open fs (read-write if @rw) and run e4replay's
  * flow on it.  Returns e4replay's exit status.
  */
-static int run(struct e4debug *st, const char *cmd, struct e4r_opts *o,
+static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 	       int rw)
 {
-	struct e4r_run r;
+	struct e4s_replay run;
+	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
 	e4_journal_t j = NULL;
 	errcode_t retval;
 	int rc, jflags = rw ? E4_JOURNAL_RW : 0;
 
-	memset(&r, 0, sizeof(r));
-	o->device = o->target = st->device;
-	o->journal_dev = st->journal_dev;
+	memset(&run, 0, sizeof(run));
+	r->target = st->device;
 	if (rw && st->journal_dev && st->journal_undo) {
 		/* As e4replay -z -j: the journal device's writes go to
 		 * UNDO.journal (emptied by the open, appended to later). */
-		if (st->jundo_used ? e4_tool_resume_undo(cmd, st->journal_undo)
-		    : e4_tool_setup_undo(cmd, st->journal_undo))
+		if (st->jundo_used ? e4s_resume_undo(cmd, st->journal_undo)
+		    : e4s_setup_undo(cmd, st->journal_undo))
 			return E4R_EXIT_ERROR;
 		jflags |= E4_JOURNAL_UNDO;
 	}
-	retval = e4_journal_open(st->fs, st->journal_dev, jflags, &j);
-	if (retval == E4_ERR_NO_JOURNAL && !e4_tool_needs_recovery(st->fs)) {
+	retval = e4s_open_journal(cmd, st->fs, st->journal_dev, jflags, &j);
+	if (retval == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(st->fs)) {
 		printf("%s: no journal, nothing to replay\n", st->device);
 		rc = 0;
 		goto out;
@@ -139,7 +78,13 @@ static int run(struct e4debug *st, const char *cmd, struct e4r_opts *o,
 		rc = E4R_EXIT_ERROR;
 		goto out;
 	}
-	rc = e4r_run(cmd, o, st->fs, j, &r);
+	rc = e4s_replay_scan(cmd, r, j, &scan, &plan);
+	if (!rc) {
+		e4s_replay_decide(cmd, r, st->fs, scan, &run);
+		rc = e4s_replay_run(cmd, r, st->fs, plan, &run);
+	}
+	e4_plan_free(plan);
+	e4_jscan_free(scan);
 	if ((jflags & E4_JOURNAL_UNDO) && j->external &&
 	    e4debug_io_wrote(j->io))
 		st->jundo_used = 1;
@@ -157,35 +102,32 @@ out:
 
 void do_logdump(int argc, char **argv, int sci_idx, void *infop)
 {
+	static const int accept[] = { 'v', E4S_O_JSON, E4S_O_UPTO,
+				      E4S_O_REPLAY_ANYWAY, 0 };
 	struct e4debug *st = E4DEBUG(infop);
-	struct e4r_opts o;
+	struct e4s_req r;
 
 	(void)sci_idx;
-	memset(&o, 0, sizeof(o));
-	if (parse_opts(argc, argv, 1, &o)) {
-		st->exit_status = 1;
+	if (e4debug_parse(st, argc, argv, accept, 0, 0, "[-v] [--json] "
+			  "[--upto TID] [--replay-anyway]", &r) < 0 ||
+	    e4debug_check_fs_open(st, argv[0]))
 		return;
-	}
-	if (e4debug_check_fs_open(st, argv[0]))
-		return;
-	o.dry_run = 1;
-	if (run(st, argv[0], &o, 0) & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))
+	r.dry_run = 1;
+	if (run(st, argv[0], &r, 0) & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))
 		st->exit_status = 1;
 }
 
 void do_replay(int argc, char **argv, int sci_idx, void *infop)
 {
+	static const int accept[] = { E4S_O_UPTO, E4S_O_REPLAY_ANYWAY, 0 };
 	struct e4debug *st = E4DEBUG(infop);
-	struct e4r_opts o;
+	struct e4s_req r;
 	int flags, rc = E4R_EXIT_ERROR;
 
 	(void)sci_idx;
-	memset(&o, 0, sizeof(o));
-	if (parse_opts(argc, argv, 0, &o)) {
-		st->exit_status = 1;
-		return;
-	}
-	if (e4debug_check_fs_rw(st, argv[0]))
+	if (e4debug_parse(st, argc, argv, accept, 0, 0,
+			  "[--upto TID] [--replay-anyway]", &r) < 0 ||
+	    e4debug_check_fs_rw(st, argv[0]))
 		return;
 	/*
 	 * Replay as e4replay does: on a fresh read-write open ignoring
@@ -194,8 +136,8 @@ void do_replay(int argc, char **argv, int sci_idx, void *infop)
 	 * An undo file (-z) records all of it.
 	 */
 	flags = st->open_flags;
-	if (!e4debug_reopen(st, argv[0], E4_OPEN_RW | E4_OPEN_IGNORE_CSUM))
-		rc = run(st, argv[0], &o, 1);
+	if (!e4debug_reopen(st, argv[0], E4S_OPEN_RW | E4S_OPEN_IGNORE_CSUM))
+		rc = run(st, argv[0], &r, 1);
 	if (e4debug_reopen(st, argv[0], flags)) {
 		rc |= E4R_EXIT_ERROR;
 		e4debug_close_fs(st, argv[0]);

@@ -16,7 +16,8 @@
 #include <ss/ss.h>
 
 #include "e4debug.h"
-#include "../misc/util.h"
+#include "open.h"
+#include "options.h"
 
 extern ss_request_table e4debug_cmds;
 
@@ -38,6 +39,25 @@ int e4debug_check_fs_rw(struct e4debug *st, const char *cmd)
 	com_err(cmd, 0, "Filesystem opened read/only");
 	st->exit_status = 1;
 	return 1;
+}
+
+int e4debug_parse(struct e4debug *st, int argc, char **argv,
+		  const int *accept, int min_ops, int max_ops,
+		  const char *usage, struct e4s_req *r)
+{
+	int first;
+
+	e4s_req_init(r);
+	r->device = st->device;
+	r->journal_dev = st->journal_dev;
+	first = e4s_getopt(argv[0], argc, argv, accept, r);
+	if (first >= 0 && argc - first >= min_ops &&
+	    (max_ops < 0 || argc - first <= max_ops))
+		return first;
+	if (first != E4S_GETOPT_BAD)
+		fprintf(stderr, "Usage: %s %s\n", argv[0], usage);
+	st->exit_status = 1;
+	return -1;
 }
 
 /* Forget the names of the last open. */
@@ -93,19 +113,19 @@ void e4debug_close_fs(struct e4debug *st, const char *cmd)
 /* Open st->device with @flags (the undo file only read-write). */
 static int open_names(struct e4debug *st, const char *cmd, int flags)
 {
-	if (e4_tool_open_fs(cmd, st->device, flags, (flags & E4_OPEN_RW) ?
+	if (e4s_open_fs(cmd, st->device, flags, (flags & E4S_OPEN_RW) ?
 			    st->undo_file : NULL, &st->fs)) {
 		st->exit_status = 1;
 		return 1;
 	}
-	st->rw = !!(flags & E4_OPEN_RW);
-	st->open_flags = flags & ~E4_OPEN_UNDO_RESUME;
+	st->rw = !!(flags & E4S_OPEN_RW);
+	st->open_flags = flags & ~E4S_OPEN_UNDO_RESUME;
 	return 0;
 }
 
 /*
  * Check the undo file(s) of an open before anything is written: -w is
- * needed, and e4tune's rules (e4_tool_check_undo()) hold for UNDO and,
+ * needed, and e4tune's rules (e4s_check_undo()) hold for UNDO and,
  * with -j, for UNDO.journal, which is emptied now as UNDO is by the open.
  */
 static int check_undo(struct e4debug *st, const char *cmd, int flags)
@@ -114,13 +134,13 @@ static int check_undo(struct e4debug *st, const char *cmd, int flags)
 
 	if (!st->undo_file)
 		return 0;
-	if (!(flags & E4_OPEN_RW)) {
+	if (!(flags & E4S_OPEN_RW)) {
 		com_err(cmd, 0, "undo file %s needs -w (a read-only open "
 			"writes nothing); %s not opened", st->undo_file,
 			st->device);
 		return 1;
 	}
-	if (e4_tool_check_undo(cmd, st->undo_file, st->device,
+	if (e4s_check_undo(cmd, st->undo_file, st->device,
 			       st->journal_dev))
 		return 1;
 	if (!st->journal_dev)
@@ -132,9 +152,9 @@ static int check_undo(struct e4debug *st, const char *cmd, int flags)
 		return 1;
 	}
 	snprintf(st->journal_undo, len, "%s.journal", st->undo_file);
-	return e4_tool_check_undo(cmd, st->journal_undo, st->device,
+	return e4s_check_undo(cmd, st->journal_undo, st->device,
 				  st->journal_dev) ||
-		e4_tool_setup_undo(cmd, st->journal_undo);
+		e4s_setup_undo(cmd, st->journal_undo);
 }
 
 int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,
@@ -163,7 +183,7 @@ int e4debug_reopen(struct e4debug *st, const char *cmd, int flags)
 	if (!st->device || close_only(st, cmd))
 		return 1;
 	return open_names(st, cmd, flags | (st->undo_used ?
-					     E4_OPEN_UNDO_RESUME : 0));
+					     E4S_OPEN_UNDO_RESUME : 0));
 }
 
 /* Let getopt() parse another argv from the start. */
@@ -178,10 +198,10 @@ static int open_option(int c, int *flags, const char **jdev,
 {
 	switch (c) {
 	case 'w':
-		*flags |= E4_OPEN_RW;
+		*flags |= E4S_OPEN_RW;
 		return 1;
 	case 'c':
-		*flags |= E4_OPEN_IGNORE_CSUM;
+		*flags |= E4S_OPEN_IGNORE_CSUM;
 		return 1;
 	case 'j':
 		*jdev = optarg;

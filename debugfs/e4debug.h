@@ -8,6 +8,7 @@
 #define E4_DEBUGFS_E4DEBUG_H
 
 #include "e4.h"
+#include "options.h"
 
 struct e4debug {
 	ext2_filsys	fs;		/* NULL when nothing is open */
@@ -19,7 +20,7 @@ struct e4debug {
 	int		undo_used;	/* a write went to undo_file: append */
 	int		jundo_used;	/* ... to journal_undo */
 	int		exit_slots;	/* do_replay.c: fill_exit_slot() */
-	int		open_flags;	/* E4_OPEN_* of the open */
+	int		open_flags;	/* E4S_OPEN_* of the open */
 	int		exit_status;	/* nonzero after a failed command */
 };
 
@@ -32,20 +33,31 @@ int e4debug_check_fs_open(struct e4debug *st, const char *cmd);
  * read-write. */
 int e4debug_check_fs_rw(struct e4debug *st, const char *cmd);
 
+/*
+ * e4debug.c: parse a command's @argv (its options by e4s_getopt(), those
+ * listed in @accept) into @r, with r->device and r->journal_dev those of
+ * the open fs; between @min_ops and @max_ops operands (-1: any number).
+ * Returns the index of the first operand, or -1 after printing why (the
+ * value's error, or "Usage: CMD @usage") and setting st->exit_status.
+ */
+int e4debug_parse(struct e4debug *st, int argc, char **argv,
+		  const int *accept, int min_ops, int max_ops,
+		  const char *usage, struct e4s_req *r);
+
 /* e4debug.c: nonzero if @io (maybe an undo channel) wrote anything, or
  * if it cannot tell.  libext2fs's undo_io leaves an undo file no write
  * went to without a valid header, so a reopen must not append to it. */
 int e4debug_io_wrote(io_channel io);
 
-/* e4debug.c: close the fs and open the same device again with E4_OPEN_*
+/* e4debug.c: close the fs and open the same device again with E4S_OPEN_*
  * @flags (replay opens ignoring checksums, then as the user opened it);
  * an undo file of the open is appended to, not replaced.  On failure
  * the fs stays closed and the next reopen may try again; nonzero. */
 int e4debug_reopen(struct e4debug *st, const char *cmd, int flags);
 /* e4debug.c: close the fs; keeps nothing (not even the device name). */
 void e4debug_close_fs(struct e4debug *st, const char *cmd);
-/* e4debug.c: open @device with E4_OPEN_* @flags, and with @undo_file
- * (needs E4_OPEN_RW; replaced if it exists, as e4tune -z does; with
+/* e4debug.c: open @device with E4S_OPEN_* @flags, and with @undo_file
+ * (needs E4S_OPEN_RW; replaced if it exists, as e4tune -z does; with
  * @journal_dev that device's writes go to @undo_file.journal, as with
  * e4replay -z -j); nonzero on failure, after one line. */
 int e4debug_open_fs(struct e4debug *st, const char *cmd, const char *device,

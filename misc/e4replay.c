@@ -1,8 +1,11 @@
 /*
  * e4replay.c --- e4tools' journal replayer: scan the jbd2 log of an ext4
  * image as the kernel does, list its transactions, and replay it in place
- * or into a copy (see e4replay(8)).  Options and flow only; the work is
- * done by libe4 (scan.c, revoke.c, replay.c), the output by replay_out.c.
+ * or into a copy, optionally after checking its alloc-on-commit ordering
+ * (see e4replay(8)).  Options, path checks and the order of the steps
+ * only: the work is done by libe4 (scan.c, revoke.c, replay.c, order.c)
+ * through lib/support/replay_run.c and replay_order.c, which print the
+ * reports.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -10,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,9 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "e4replay.h"
-#include "replay_order.h"
+#include "open.h"
+#include "options.h"
+#include "replay.h"
 
 static const char *prog = "e4replay";
 
@@ -29,7 +32,13 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: %s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
 		"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
-		"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n", prog);
+		"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n"
+		"       %s --check-order [--data-mode=auto|ordered|journal|"
+		"writeback]\n"
+		"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
+		"[--list-mappings]\n"
+		"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n",
+		prog, prog);
 	exit(E4R_EXIT_USAGE);
 }
 
@@ -116,30 +125,6 @@ done:
 		err = errno;
 	close(in);
 	return err;
-}
-
-/*
- * Test hook: with E4REPLAY_FAIL_WRITE_AT=K in the environment, the fs is
- * opened through libe4's fault-injecting io_manager, which fails the K-th
- * write and every later one: a replay interrupted after K-1 writes
- * (tests/r_interrupt).  Returns 1 if the hook is active.
- */
-static int open_fault(const char *dev, struct e4_fault *f, ext2_filsys *fs,
-		      errcode_t *retval)
-{
-	const char *k = getenv("E4REPLAY_FAIL_WRITE_AT");
-
-	if (!k || !*k)
-		return 0;
-	e4_fault_init(f, unix_io_manager, dev);
-	f->fail_write_at = strtoull(k, NULL, 0);
-	*retval = ext2fs_open2(f->name, NULL, EXT2_FLAG_64BITS |
-			       EXT2_FLAG_SKIP_MMP | EXT2_FLAG_RW |
-			       EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
-			       e4_fault_io_manager, fs);
-	if (*retval)
-		com_err(prog, *retval, "while trying to open %s", dev);
-	return 1;
 }
 
 /* A file named on the command line, checked before anything is touched. */
@@ -296,61 +281,186 @@ static int journal_open_failed(errcode_t retval, const char *device)
 	return E4R_EXIT_ERROR;
 }
 
-/*
- * Open IMAGE (and its journal) read-only and close it again: a run with
- * -o creates OUTPUT only once the input is known to open.
- */
-static int probe_input(const char *device, const char *jdev)
-{
-	ext2_filsys fs = NULL;
-	e4_journal_t j = NULL;
-	errcode_t retval;
-	int rc = 0;
 
-	if (e4_tool_open_fs(prog, device, E4_OPEN_IGNORE_CSUM, NULL, &fs))
+/* A file system and its journal, opened once. */
+struct opened {
+	ext2_filsys	fs;
+	e4_journal_t	j;
+	errcode_t	jerr;	/* the journal's open error */
+};
+
+/*
+ * Open the fs on @device (read-write if @rw, through @undo, and the
+ * journal device through @jundo) and its journal (JOURNAL_DEV @jdev):
+ * 0 with t->jerr set, or the exit status after one line.
+ */
+static int open_target(const char *device, const char *jdev, int rw,
+		       const char *undo, const char *jundo, struct opened *t)
+{
+	int jflags = rw ? E4_JOURNAL_RW : 0;
+
+	if (e4s_open_fs(prog, device, E4S_OPEN_IGNORE_CSUM |
+			(rw ? E4S_OPEN_RW : 0), rw ? undo : NULL, &t->fs))
 		return E4R_EXIT_ERROR;
-	retval = e4_journal_open(fs, jdev, 0, &j);
-	if (retval && !(retval == E4_ERR_NO_JOURNAL &&
-			!e4_tool_needs_recovery(fs)))
-		rc = journal_open_failed(retval, device);
-	if (j)
-		e4_journal_close(j);
-	ext2fs_close_free(&fs);
-	return rc;
+	if (rw && jdev && jundo) {
+		if (e4s_setup_undo(prog, jundo))
+			return E4R_EXIT_ERROR;
+		jflags |= E4_JOURNAL_UNDO;
+	}
+	t->jerr = e4s_open_journal(prog, t->fs, jdev, jflags, &t->j);
+	return 0;
 }
 
-static int parse_tid(const char *s, uint32_t *tid)
+/* Close what open_target() opened: E4R_EXIT_ERROR if the fs's close
+ * failed (printed), else 0. */
+static int close_target(struct opened *t, const char *name)
 {
-	char *end;
-	unsigned long long v;
+	errcode_t retval;
 
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (!*s || *end || errno || v > 0xffffffffULL)
-		return -1;
-	*tid = (uint32_t)v;
-	return 0;
+	e4_journal_close(t->j);
+	t->j = NULL;
+	if (!t->fs)
+		return 0;
+	retval = ext2fs_close_free(&t->fs);
+	if (!retval)
+		return 0;
+	com_err(prog, retval, "while closing %s", name);
+	return E4R_EXIT_ERROR;
+}
+
+/* -o: copy IMAGE to OUTPUT (and JOURNAL_DEV to --journal-output); sets
+ * *@created / *@jcreated for the files it made.  0 or E4R_EXIT_ERROR. */
+static int copy_outputs(const struct e4s_req *o, const struct named *names,
+			int *created, int *jcreated)
+{
+	int err;
+
+	err = sparse_copy(o->device, o->output);
+	*created = !names[2].exists;
+	if (!err && o->journal_output) {
+		err = sparse_copy(o->journal_dev, o->journal_output);
+		*jcreated = !names[3].exists;
+		if (err)
+			com_err(prog, err, "while copying %s to %s",
+				o->journal_dev, o->journal_output);
+	} else if (err) {
+		com_err(prog, err, "while copying %s to %s", o->device,
+			o->output);
+	}
+	return err ? E4R_EXIT_ERROR : 0;
+}
+
+/*
+ * The run: IMAGE and its journal are opened once (read-write only for a
+ * replay in place), scanned and planned once; --check-order checks that
+ * plan, and the replay (in place, -n, or into OUTPUT) is decided from the
+ * scan before anything is written.  Only a replay into OUTPUT opens a
+ * second file system: OUTPUT, the copy of IMAGE, which the same scan
+ * describes (its plan is rebuilt for OUTPUT's journal, without io).
+ * Returns the exit status.
+ */
+static int run(struct e4s_req *o, const struct named *names,
+	       const char *jundo)
+{
+	int replay = !o->check_order || o->output || o->replay_in_place ||
+		o->dry_run;
+	int in_place = replay && !o->dry_run && !o->output;
+	struct opened in = { 0 }, out = { 0 };
+	struct e4_plan *plan = NULL, *out_plan = NULL;
+	struct e4_jscan *scan = NULL;
+	struct e4s_replay rr;
+	int rc, order_rc = 0, created = 0, jcreated = 0;
+	errcode_t retval;
+
+	memset(&rr, 0, sizeof(rr));
+	o->target = o->output ? o->output : o->device;
+	rc = open_target(o->device, o->journal_dev, in_place, o->undo_file,
+			 jundo, &in);
+	if (rc)
+		goto out;
+	if (in.jerr == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(in.fs) &&
+	    !o->check_order) {
+		if (!o->output ||
+		    !(rc = copy_outputs(o, names, &created, &jcreated)))
+			printf("%s: no journal, nothing to replay\n",
+			       o->target);
+		goto out;
+	}
+	if (in.jerr && o->check_order) {
+		com_err(prog, in.jerr, "while opening the journal of %s",
+			o->device);
+		rc = E4R_EXIT_ERROR;
+		goto out;
+	}
+	if (in.jerr) {
+		rc = journal_open_failed(in.jerr, o->device);
+		goto out;
+	}
+	rc = e4s_replay_scan(prog, o, in.j, &scan, &plan);
+	if (rc)
+		goto out;
+	if (o->check_order) {
+		order_rc = e4s_order_run(prog, o, in.fs, plan, o->device);
+		if (!replay ||
+		    (order_rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
+			goto out;
+	}
+	e4s_replay_decide(prog, o, in.fs, scan, &rr);
+	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)) &&
+	    rr.plan == 2) {
+		/* IMAGE is read no more: replay the scan into its copy. */
+		e4_plan_free(plan);
+		plan = NULL;
+		rc |= close_target(&in, o->device);
+		rc |= copy_outputs(o, names, &created, &jcreated);
+		if (rc)
+			goto out;
+		rc = open_target(o->output, o->journal_output ?
+				 o->journal_output : o->journal_dev, 1,
+				 o->undo_file, jundo, &out);
+		if (!rc && out.jerr)
+			rc = journal_open_failed(out.jerr, o->device);
+		if (rc)
+			goto out;
+		/* The plan of OUTPUT's journal (the same bytes): no io. */
+		retval = e4_plan_build(out.j, scan, &out_plan);
+		if (retval) {
+			com_err(prog, retval, "while planning the replay of %s",
+				o->output);
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
+		rc = e4s_replay_run(prog, o, out.fs, out_plan, &rr);
+		goto out;
+	}
+	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
+		rc |= copy_outputs(o, names, &created, &jcreated);
+	if (!(rc & E4R_EXIT_ERROR))
+		rc |= e4s_replay_run(prog, o, in.fs, plan, &rr);
+out:
+	e4_plan_free(out_plan);
+	e4_plan_free(plan);
+	e4_jscan_free(scan);
+	rc |= close_target(&out, o->output);
+	rc |= close_target(&in, o->device);
+	/* Remove only what this run created itself. */
+	if (created && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
+		unlink(o->output);
+	if (jcreated && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
+		unlink(o->journal_output);
+	return rc | order_rc;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "upto", required_argument, NULL, 'U' },
-		{ "journal-output", required_argument, NULL, 'O' },
-		{ "ignore-fast-commit", no_argument, NULL, 'F' },
-		{ "replay-anyway", no_argument, NULL, 'A' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	static const int accept[] = {
+		'n', 'v', 'o', 'z', 'j', E4S_O_HELP, E4S_O_JSON, E4S_O_UPTO,
+		E4S_O_JOURNAL_OUTPUT, E4S_O_IGNORE_FC, E4S_O_REPLAY_ANYWAY,
+		E4S_O_CHECK_ORDER, E4S_O_REPLAY, E4S_O_DATA_MODE,
+		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS, 0
 	};
-	struct e4r_opts o;
-	struct e4r_run run;
-	struct e4_fault fault;
-	ext2_filsys fs = NULL;
-	e4_journal_t j = NULL;
-	errcode_t retval;
-	int c, rc = 0, created = 0, jcreated = 0, open_flags, order_rc = 0;
-	int jflags;
+	struct e4s_req o;
+	int first, rc;
 	char jundo[4096];
 	struct named names[6] = {
 		{ .what = "IMAGE" }, { .what = "JOURNAL_DEV" },
@@ -358,64 +468,27 @@ int main(int argc, char **argv)
 		{ .what = "undo file" }, { .what = "journal undo file" },
 	};
 
-	memset(&o, 0, sizeof(o));
-	memset(&run, 0, sizeof(run));
+	e4s_req_init(&o);
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
-	if (e4replay_is_check_order(argc, argv)) {	/* replay_order.c */
-		order_rc = e4replay_order_main(argc, argv, &argc, &argv);
-		if (!argc)
-			return order_rc;
-	}
-
-	while ((c = getopt_long(argc, argv, "nvo:z:j:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			o.dry_run = 1;
-			break;
-		case 'v':
-			o.verbose = 1;
-			break;
-		case 'J':
-			o.json = 1;
-			break;
-		case 'U':
-			if (parse_tid(optarg, &o.upto)) {
-				fprintf(stderr, "%s: invalid tid '%s'\n",
-					prog, optarg);
-				exit(E4R_EXIT_USAGE);
-			}
-			o.upto_set = 1;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'O':
-			o.journal_output = optarg;
-			break;
-		case 'z':
-			o.undo_file = optarg;
-			break;
-		case 'j':
-			o.journal_dev = optarg;
-			break;
-		case 'F':
-			o.ignore_fc = 1;
-			break;
-		case 'A':
-			o.replay_anyway = 1;
-			break;
-		default:
-			usage();
-		}
-	}
-	if (optind != argc - 1)
+	first = e4s_getopt(prog, argc, argv, accept, &o);
+	if (first == E4S_GETOPT_BAD)
+		exit(E4R_EXIT_USAGE);
+	if (first < 0 || first != argc - 1 ||
+	    (o.output && o.replay_in_place))
 		usage();
-	o.device = argv[optind];
-	if (o.dry_run && (o.output || o.undo_file || o.journal_output)) {
-		fprintf(stderr, "%s: -n writes nothing: -o, -z and "
-			"--journal-output make no sense with it\n", prog);
+	o.device = argv[first];
+	if (!o.check_order && (o.replay_in_place || o.order_opt_set)) {
+		fprintf(stderr, "%s: --replay, --data-mode, --outside, "
+			"--stamped and --list-mappings go with "
+			"--check-order\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
+	if (o.dry_run && (o.output || o.undo_file || o.journal_output ||
+			  o.replay_in_place)) {
+		fprintf(stderr, "%s: -n writes nothing: -o, -z, "
+			"--journal-output and --replay make no sense with "
+			"it\n", prog);
 		exit(E4R_EXIT_USAGE);
 	}
 	if (o.journal_output && !(o.journal_dev && o.output)) {
@@ -426,6 +499,12 @@ int main(int argc, char **argv)
 	if (o.journal_dev && o.output && !o.journal_output) {
 		fprintf(stderr, "%s: replay resets the external journal "
 			"too: -o needs --journal-output=FILE with -j\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
+	if (o.check_order && o.undo_file && !o.output &&
+	    !o.replay_in_place) {
+		fprintf(stderr, "%s: --check-order alone writes nothing: -z "
+			"goes with -o or --replay\n", prog);
 		exit(E4R_EXIT_USAGE);
 	}
 
@@ -442,77 +521,5 @@ int main(int argc, char **argv)
 	rc = check_names(names, 6, 4);
 	if (rc)
 		exit(rc);
-
-	o.target = o.device;
-	if (o.output) {
-		rc = probe_input(o.device, o.journal_dev);
-		if (rc)
-			exit(rc);
-		retval = sparse_copy(o.device, o.output);
-		created = !names[2].exists;
-		if (retval) {
-			com_err(prog, retval, "while copying %s to %s",
-				o.device, o.output);
-			rc = E4R_EXIT_ERROR;
-			goto out;
-		}
-		o.target = o.output;
-		if (o.journal_output) {
-			retval = sparse_copy(o.journal_dev, o.journal_output);
-			jcreated = !names[3].exists;
-			if (retval) {
-				com_err(prog, retval, "while copying %s to %s",
-					o.journal_dev, o.journal_output);
-				rc = E4R_EXIT_ERROR;
-				goto out;
-			}
-			o.journal_dev = o.journal_output;
-		}
-	}
-
-	open_flags = E4_OPEN_IGNORE_CSUM | (o.dry_run ? 0 : E4_OPEN_RW);
-	if (!o.dry_run && open_fault(o.target, &fault, &fs, &retval)) {
-		if (retval) {
-			rc = E4R_EXIT_ERROR;
-			goto out;
-		}
-	} else if (e4_tool_open_fs(prog, o.target, open_flags, o.undo_file,
-				   &fs)) {
-		rc = E4R_EXIT_ERROR;
-		goto out;
-	}
-	jflags = o.dry_run ? 0 : E4_JOURNAL_RW;
-	if (!o.dry_run && o.journal_dev && o.undo_file) {
-		if (e4_tool_setup_undo(prog, jundo)) {
-			rc = E4R_EXIT_ERROR;
-			goto out;
-		}
-		jflags |= E4_JOURNAL_UNDO;
-	}
-	retval = e4_journal_open(fs, o.journal_dev, jflags, &j);
-	if (retval == E4_ERR_NO_JOURNAL && !e4_tool_needs_recovery(fs)) {
-		printf("%s: no journal, nothing to replay\n", o.target);
-		goto out;
-	}
-	if (retval) {
-		rc = journal_open_failed(retval, o.device);
-		goto out;
-	}
-	rc = e4r_run(prog, &o, fs, j, &run);
-out:
-	if (j)
-		e4_journal_close(j);
-	if (fs) {
-		retval = ext2fs_close_free(&fs);
-		if (retval) {
-			com_err(prog, retval, "while closing %s", o.target);
-			rc |= E4R_EXIT_ERROR;
-		}
-	}
-	/* Remove only what this run created itself. */
-	if (created && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
-		unlink(o.output);
-	if (jcreated && (rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
-		unlink(o.journal_output);
-	return rc | order_rc;
+	return run(&o, names, names[5].path);
 }

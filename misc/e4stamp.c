@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,7 +18,8 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "util.h"
+#include "json.h"
+#include "parse.h"
 
 static const char *prog = "e4stamp";
 
@@ -33,29 +33,6 @@ static void usage(void)
 		"Sizes and offsets in bytes, suffixes K M G; multiples of "
 		"1024.\n", prog, prog, prog);
 	exit(16);
-}
-
-/* Parse a byte count with an optional K/M/G suffix; -1 on error. */
-static long long parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	int shift = 0;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *s == '-' || *s == '+')
-		return -1;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	}
-	if (*end || v > (1ULL << 62) >> shift)
-		return -1;
-	v <<= shift;
-	return (long long)v;
 }
 
 static int do_stamp(const char *dev, int fd, uint64_t off, uint64_t len,
@@ -152,6 +129,8 @@ int main(int argc, char **argv)
 	};
 	long long off = 0, len = -1, size = -1, bufsize = 1 << 20, v;
 	long long bs = 0;
+	uint64_t uv, a, b;
+	char what[4];
 	int c, check = 0, json = 0, fd, rc = 0, i, created;
 	uint64_t units = 0, stale = 0, blocks = 0, sblocks = 0, devsize;
 	const char *dev;
@@ -167,9 +146,11 @@ int main(int argc, char **argv)
 		case 'c': check = 1; break;
 		case 'J': json = 1; break;
 		case 'o': case 'l': case 's': case 'b': case 'B':
-			v = parse_size(arg);
-			if (v < 0 || v % 1024 ||
-			    ((c == 'b' || c == 'B') && v == 0)) {
+			snprintf(what, sizeof(what), "-%c", c);
+			if (e4s_parse_size(prog, what, arg, &uv))
+				return 16;
+			v = (long long)uv;
+			if (v % 1024 || ((c == 'b' || c == 'B') && v == 0)) {
 				fprintf(stderr, "%s: invalid -%c '%s' (a "
 					"multiple of 1024 up to 4E, suffixes "
 					"K M G)\n", prog, c, arg);
@@ -270,22 +251,8 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind > 1) {
 		for (i = optind + 1; i < argc && !rc; i++) {
-			unsigned long long a, b;
-			char *e;
-
-			/* digits only; no overflow; inside the device */
-			errno = 0;
-			e = argv[i];
-			a = b = 0;
-			if (isdigit((unsigned char)*e))
-				a = b = strtoull(e, &e, 0);
-			if (e != argv[i] && *e == '-' &&
-			    isdigit((unsigned char)e[1]))
-				b = strtoull(e + 1, &e, 0);
-			if (e == argv[i] || *e || errno || b < a) {
-				fprintf(stderr, "%s: invalid block range "
-					"'%s' (want N or N-M)\n", prog,
-					argv[i]);
+			if (e4s_parse_range(prog, "block range", argv[i], &a,
+					    &b)) {
 				close(fd);
 				return 16;
 			}
@@ -310,20 +277,20 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (json) {
-		struct e4_json js;
+		struct e4s_json js;
 
-		e4_json_init(&js, stdout);
-		e4_json_obj_begin(&js, NULL);
-		e4_json_str(&js, "device", dev);
-		e4_json_u64(&js, "units", units);
-		e4_json_u64(&js, "stale_units", stale);
+		e4s_json_init(&js, stdout);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_str(&js, "device", dev);
+		e4s_json_u64(&js, "units", units);
+		e4s_json_u64(&js, "stale_units", stale);
 		if (bs) {
-			e4_json_u64(&js, "blocksize", bs);
-			e4_json_u64(&js, "blocks", blocks);
-			e4_json_u64(&js, "stale_blocks", sblocks);
+			e4s_json_u64(&js, "blocksize", bs);
+			e4s_json_u64(&js, "blocks", blocks);
+			e4s_json_u64(&js, "stale_blocks", sblocks);
 		}
-		e4_json_obj_end(&js);
-		e4_json_finish(&js);
+		e4s_json_obj_end(&js);
+		e4s_json_finish(&js);
 	} else {
 		printf("%s: %llu of %llu units stale", dev,
 		       (unsigned long long)stale, (unsigned long long)units);

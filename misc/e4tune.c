@@ -1,20 +1,23 @@
 /*
  * e4tune.c --- e4tools' tune2fs: read and write the jbd2 journal
- * superblock of an ext4 image (see e4tune(8)).  Option parsing only; the
- * work is done by libe4 through the tune_*.c parts.
+ * superblock, unwritten extents and the lazy_itable_init state of an ext4
+ * image (see e4tune(8)).  Option checks only: the request is parsed by
+ * lib/support/options.c, the work done by libe4 through the parts in
+ * lib/support/tune_*.c.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "e4tune.h"
+#include "open.h"
+#include "options.h"
+#include "tune.h"
 
 static const char *prog = "e4tune";
 
@@ -36,134 +39,36 @@ static void usage(void)
 	exit(1);
 }
 
-/* Parse a comma-separated -E list into @o; returns 0 or prints and
- * returns 1 on the first unknown or malformed option. */
-static int parse_extended(char *opts, struct e4tune_opts *o)
-{
-	char *tok, *save = NULL, *val, *end;
-	unsigned long n;
-
-	for (tok = strtok_r(opts, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		val = strchr(tok, '=');
-		if (val)
-			*val++ = 0;
-		if (!strcmp(tok, "clear_journal_errno") && !val) {
-			o->clear_journal_errno = 1;
-		} else if (!strcmp(tok, "num_fc_blks") && val) {
-			n = strtoul(val, &end, 0);
-			if (!*val || *end || n >= 0xffffffffUL) {
-				fprintf(stderr, "%s: invalid num_fc_blks "
-					"'%s'\n", prog, val);
-				return 1;
-			}
-			o->num_fc_blks = (uint32_t)n;
-		} else if (!strcmp(tok, "journal_uuid") && val) {
-			o->journal_uuid = val;
-		} else if (!strcmp(tok, "lazy_itable_init") && val &&
-			   (!strcmp(val, "0") || !strcmp(val, "1"))) {
-			o->lazy_itable_init = *val - '0';
-		} else if (!strcmp(tok, "groups") && val) {
-			o->itable_groups = val;
-		} else if (!strcmp(tok, "garbage") && !val) {
-			o->itable_garbage = 1;
-		} else {
-			fprintf(stderr, "%s: unknown or malformed extended "
-				"option '%s'\n", prog, tok);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "list-unwritten", no_argument, NULL, 'U' },
-		{ "mark-unwritten", required_argument, NULL, 'M' },
-		{ "mark-written", required_argument, NULL, 'W' },
-		{ "keep-contents", no_argument, NULL, 'K' },
-		{ "skip-holes", no_argument, NULL, 'S' },
-		{ "replayed", no_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 }
+	static const int accept[] = {
+		'l', 'v', 'n', 'f', 'O', 'E', 'j', 'z', E4S_O_HELP, E4S_O_JSON,
+		E4S_O_LIST_UNWRITTEN, E4S_O_MARK_UNWRITTEN, E4S_O_MARK_WRITTEN,
+		E4S_O_KEEP_CONTENTS, E4S_O_SKIP_HOLES, E4S_O_REPLAYED, 0
 	};
-	struct e4tune_opts o;
-	struct e4_json js;
+	e4s_tune_lister listers[3];
+	struct e4s_req o;
 	ext2_filsys fs = NULL;
-	int c, rc = 0, want_write, flags, jw, iw, uw;
-	char *ext = NULL;
+	int rc = 0, want_write, flags, jw, iw, uw, nl = 0, first;
 
-	memset(&o, 0, sizeof(o));
-	o.num_fc_blks = (uint32_t)-1;
-	o.lazy_itable_init = -1;
+	e4s_req_init(&o);
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 
-	while ((c = getopt_long(argc, argv, "lvnfO:E:j:z:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			o.list = 1;
-			break;
-		case 'v':
-			o.verbose = 1;
-			break;
-		case 'J':
-			o.json = 1;
-			break;
-		case 'n':
-			o.dry_run = 1;
-			break;
-		case 'f':
-			o.force = 1;
-			break;
-		case 'O':
-			o.features = optarg;
-			break;
-		case 'E':
-			ext = optarg;
-			if (parse_extended(ext, &o))
-				exit(1);
-			break;
-		case 'j':
-			o.journal_dev = optarg;
-			break;
-		case 'z':
-			o.undo_file = optarg;
-			break;
-		case 'U':
-			o.list_unwritten = 1;
-			break;
-		case 'M':
-		case 'W':
-			if (e4tune_unwritten_add_mark(prog, &o, optarg,
-						      c == 'M'))
-				exit(1);
-			break;
-		case 'K':
-			o.keep_contents = 1;
-			break;
-		case 'S':
-			o.skip_holes = 1;
-			break;
-		case 'R':
-			o.uw_replayed = 1;
-			break;
-		default:
-			usage();
-		}
-	}
-	/* --list-unwritten takes FILE|<ino> operands after the device. */
-	if (optind >= argc || (optind != argc - 1 && !o.list_unwritten))
+	first = e4s_getopt(prog, argc, argv, accept, &o);
+	if (first == E4S_GETOPT_BAD)
+		exit(1);
+	if (first < 0)
 		usage();
-	o.device = argv[optind];
-	o.uw_files = argv + optind + 1;
-	o.uw_nfiles = argc - optind - 1;
-	jw = e4tune_journal_wants_write(&o);
-	iw = e4tune_itable_wants_write(&o);
-	uw = e4tune_unwritten_wants_write(&o);
+	/* --list-unwritten takes FILE|<ino> operands after the device. */
+	if (first >= argc || (first != argc - 1 && !o.list_unwritten))
+		usage();
+	o.device = argv[first];
+	o.uw_files = argv + first + 1;
+	o.uw_nfiles = argc - first - 1;
+	jw = e4s_tune_journal_wants_write(&o);
+	iw = e4s_tune_itable_wants_write(&o);
+	uw = e4s_tune_unwritten_wants_write(&o);
 	want_write = jw || iw || uw;
 	if (!iw && (o.itable_groups || o.itable_garbage)) {
 		fprintf(stderr, "%s: groups= and garbage go with "
@@ -190,40 +95,29 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 
-	flags = (want_write && !o.dry_run) ? E4_OPEN_RW : 0;
-	if ((flags & E4_OPEN_RW) && o.undo_file &&
-	    e4_tool_check_undo(prog, o.undo_file, o.device, o.journal_dev))
+	flags = (want_write && !o.dry_run) ? E4S_OPEN_RW : 0;
+	if ((flags & E4S_OPEN_RW) && o.undo_file &&
+	    e4s_check_undo(prog, o.undo_file, o.device, o.journal_dev))
 		exit(1);
 	/* With -j only the journal device is written: -z covers it. */
-	if (e4_tool_open_fs(prog, o.device, flags,
+	if (e4s_open_fs(prog, o.device, flags,
 			    o.journal_dev && !iw ? NULL : o.undo_file, &fs))
 		exit(1);
 
 	if (jw)
-		rc = e4tune_journal_write(prog, &o, fs);
+		rc = e4s_tune_journal_write(prog, &o, fs);
 	if (!rc && iw)
-		rc = e4tune_itable_write(prog, &o, fs);
+		rc = e4s_tune_itable_write(prog, &o, fs);
 	if (!rc && uw)
-		rc = e4tune_unwritten_write(prog, &o, fs);
-	if (!rc && (o.list || o.list_unwritten)) {
-		e4_json_init(&js, stdout);
-		if (o.json)
-			e4_json_obj_begin(&js, NULL);
-		if (o.list) {
-			rc = e4tune_journal_list(prog, &o, fs,
-						 o.json ? &js : NULL);
-			if (!rc)
-				rc = e4tune_itable_list(prog, &o, fs,
-							o.json ? &js : NULL);
-		}
-		if (!rc && o.list_unwritten)
-			rc = e4tune_unwritten_list(prog, &o, fs,
-						   o.json ? &js : NULL);
-		if (o.json) {
-			e4_json_obj_end(&js);
-			e4_json_finish(&js);
-		}
+		rc = e4s_tune_unwritten_write(prog, &o, fs);
+	if (o.list) {
+		listers[nl++] = e4s_tune_journal_list;
+		listers[nl++] = e4s_tune_itable_list;
 	}
+	if (o.list_unwritten)
+		listers[nl++] = e4s_tune_unwritten_list;
+	if (!rc && nl)
+		rc = e4s_tune_list(prog, &o, fs, listers, nl);
 	if (fs) {
 		errcode_t retval;
 

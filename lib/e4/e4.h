@@ -174,7 +174,7 @@ struct e4_jmap_run {
 
 #define E4_JOURNAL_RW	0x1	/* open for writing the journal superblock */
 /* External device through undo_io_manager (the caller configured its
- * backing manager and undo file, e.g. e4_tool_setup_undo()). */
+ * backing manager and undo file, e.g. e4s_setup_undo()). */
 #define E4_JOURNAL_UNDO	0x2
 
 struct e4_journal {
@@ -214,6 +214,16 @@ typedef struct e4_journal *e4_journal_t;
  */
 errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 			  e4_journal_t *ret);
+
+/*
+ * e4_journal_open_io() - e4_journal_open() with the external journal
+ * device @ext_dev (its name in reports) opened through @io on the channel
+ * name @io_name (NULL: @ext_dev), e.g. a fault io_manager stacked on
+ * unix_io or undo_io; @io NULL is e4_journal_open().  Same returns.
+ */
+errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
+			     io_manager io, const char *io_name, int flags,
+			     e4_journal_t *ret);
 
 /* e4_journal_close() - release @j (NULL is fine); flushes its channel. */
 errcode_t e4_journal_close(e4_journal_t j);
@@ -327,12 +337,12 @@ struct e4_jtag {
 	uint32_t	csum;		/* stored tag checksum (v2: low 16 bits) */
 	int		csum_ok;	/* 1 ok, 0 mismatch, -1 not checksummed */
 	int		fate;		/* enum e4_tag_fate, set by
-					 * e4_journal_replay_plan() */
+					 * e4_plan_build() */
 };
 
 /* What replay does with one tag (e4_jtag.fate). */
 enum e4_tag_fate {
-	E4_TAG_UNPLANNED = 0,	/* e4_journal_replay_plan() not run */
+	E4_TAG_UNPLANNED = 0,	/* e4_plan_build() not run */
 	E4_TAG_REPLAY,		/* newest surviving copy: written */
 	E4_TAG_SUPERSEDED,	/* a later surviving copy is written */
 	E4_TAG_REVOKED,		/* revoked in this or a later committed tid */
@@ -432,6 +442,64 @@ struct e4_jscan {
 #define E4_SCANF_UPTO		0x1	/* stop after committed tid @upto */
 
 /*
+ * e4_journal_scan() - the kernel's PASS_SCAN (fs/jbd2/recovery.c
+ * do_one_pass(), Linux 6.x) over the log of @j: from jblock s_start with
+ * expected tid s_sequence, block by block, wrapping at e4_jsb_log_end()
+ * back to s_first; stop at a block without JBD2_MAGIC, with another
+ * h_sequence or an unknown block type.  Checks, as the kernel does: the
+ * descriptor and revoke block tail checksums (CSUM_V2/V3; a failure makes
+ * the next commit decide: commit time not older -> the recovery fails with
+ * EFSBADCRC, older -> stale block from lazy journal init, end of log),
+ * the commit checksum (v1 COMPAT_CHECKSUM: crc32_be over the descriptor
+ * and data blocks of the transaction; v2/v3: crc32c of the commit block,
+ * or of its 60-byte header only), a failing commit ending the log at its
+ * tid (older commit time: stale, silent; with ASYNC_COMMIT the scan goes
+ * on and a later v1 commit marks j_failed_commit) and the revoke r_count
+ * (-EINVAL).  With CSUM_V2/V3 it also reads every data block to check its
+ * tag checksum (the kernel does that in PASS_REPLAY).  With E4_SCANF_UPTO
+ * it stops after the commit block of tid @upto.  Also looks at the
+ * fast-commit area (fc_blocks_used, fc_live).  Reads the journal
+ * sequentially in chunks of up to 8 MiB.
+ * On success *@ret is the scan (free with e4_jscan_free()); a journal the
+ * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0 or
+ * EXT2_ET_NO_MEMORY (io errors land in (*ret)->fail).
+ */
+errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
+			  struct e4_jscan **ret);
+
+/* e4_jscan_free() - release a scan (NULL is fine). */
+void e4_jscan_free(struct e4_jscan *scan);
+
+/* e4_scan_stop_name() - a short name for @stop ("no-magic", ...). */
+const char *e4_scan_stop_name(enum e4_scan_stop stop);
+
+/* e4_tag_fate_name() - a short name for @fate ("replay", ...). */
+const char *e4_tag_fate_name(int fate);
+
+/* ---- jblock.c: the jbd2 block codec ------------------------------------ */
+
+/*
+ * What encoding and checking journal blocks needs of a journal: its
+ * features, block size and checksum seed (crc32c(~0, s_uuid), computed
+ * once by e4_jcodec_init(); journal.rst "Checksums").
+ */
+struct e4_jcodec {
+	unsigned int	blocksize;	/* jblock size, bytes */
+	uint32_t	incompat, compat;	/* journal features */
+	unsigned int	tag_bytes;	/* e4_journal_tag_bytes() */
+	int		v1;		/* COMPAT_CHECKSUM without v2/v3 */
+	int		v2v3;		/* CSUM_V2 or CSUM_V3 */
+	int		v3;		/* CSUM_V3 */
+	uint32_t	seed;		/* crc32c(~0, uuid) */
+	uint8_t		uuid[16];	/* s_uuid */
+};
+
+/* e4_jcodec_init() - the codec of a journal whose superblock is @jsb and
+ * whose jblocks are @blocksize bytes.  Returns nothing. */
+void e4_jcodec_init(struct e4_jcodec *c, const struct e4_jsb *jsb,
+		    unsigned int blocksize);
+
+/*
  * e4_journal_tag_bytes() - bytes of one block tag on disk without its
  * UUID, from the journal features @incompat (kernel journal_tag_bytes(),
  * include/linux/jbd2.h): 16 with CSUM_V3, else 12, +2 with CSUM_V2, -4
@@ -467,39 +535,79 @@ errcode_t e4_jrevoke_parse(const void *blk, unsigned int blocksize,
 			   size_t *n);
 
 /*
- * e4_journal_scan() - the kernel's PASS_SCAN (fs/jbd2/recovery.c
- * do_one_pass(), Linux 6.x) over the log of @j: from jblock s_start with
- * expected tid s_sequence, block by block, wrapping at e4_jsb_log_end()
- * back to s_first; stop at a block without JBD2_MAGIC, with another
- * h_sequence or an unknown block type.  Checks, as the kernel does: the
- * descriptor and revoke block tail checksums (CSUM_V2/V3; a failure makes
- * the next commit decide: commit time not older -> the recovery fails with
- * EFSBADCRC, older -> stale block from lazy journal init, end of log),
- * the commit checksum (v1 COMPAT_CHECKSUM: crc32_be over the descriptor
- * and data blocks of the transaction; v2/v3: crc32c of the commit block,
- * or of its 60-byte header only), a failing commit ending the log at its
- * tid (older commit time: stale, silent; with ASYNC_COMMIT the scan goes
- * on and a later v1 commit marks j_failed_commit) and the revoke r_count
- * (-EINVAL).  With CSUM_V2/V3 it also reads every data block to check its
- * tag checksum (the kernel does that in PASS_REPLAY).  With E4_SCANF_UPTO
- * it stops after the commit block of tid @upto.  Also looks at the
- * fast-commit area (fc_blocks_used, fc_live).  Reads the journal
- * sequentially in chunks of up to 8 MiB.
- * On success *@ret is the scan (free with e4_jscan_free()); a journal the
- * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0 or
- * EXT2_ET_NO_MEMORY (io errors land in (*ret)->fail).
+ * e4_jblock_tail_csum_ok() - 1 if descriptor or revoke block @blk has the
+ * tail checksum it should (crc32c(seed) of the block with the 4-byte tail
+ * taken as zero; kernel jbd2_descriptor_block_csum_verify()) or the
+ * journal has no CSUM_V2/V3, else 0.
  */
-errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
-			  struct e4_jscan **ret);
+int e4_jblock_tail_csum_ok(const struct e4_jcodec *c, const void *blk);
 
-/* e4_jscan_free() - release a scan (NULL is fine). */
-void e4_jscan_free(struct e4_jscan *scan);
+/* e4_jblock_set_tail_csum() - store that tail checksum in @blk (v2/v3
+ * only; kernel jbd2_descriptor_block_csum_set()). */
+void e4_jblock_set_tail_csum(const struct e4_jcodec *c, void *blk);
 
-/* e4_scan_stop_name() - a short name for @stop ("no-magic", ...). */
-const char *e4_scan_stop_name(enum e4_scan_stop stop);
+/*
+ * e4_jcommit_csum_check() - the v2/v3 checksum of commit block @blk
+ * (kernel jbd2_commit_block_csum_verify() and ..._partial(): crc32c(seed)
+ * of the block with h_chksum[0] taken as zero, or of its 60-byte header
+ * with the rest taken as zero).  Returns 1 for a full match (or no v2/v3),
+ * 2 for a header-only match, 0 for none.
+ */
+int e4_jcommit_csum_check(const struct e4_jcodec *c, const void *blk);
 
-/* e4_tag_fate_name() - a short name for @fate ("replay", ...). */
-const char *e4_tag_fate_name(int fate);
+/* e4_jcommit_set_csum() - store the full v2/v3 checksum in h_chksum[0] of
+ * commit block @blk (kernel jbd2_commit_block_csum_set()); no-op without
+ * v2/v3. */
+void e4_jcommit_set_csum(const struct e4_jcodec *c, void *blk);
+
+/*
+ * e4_jtag_csum() - the block tag checksum of the logged (escaped) copy
+ * @data (one jblock) in transaction @tid: crc32c(crc32c(seed, be32 tid),
+ * data) (kernel jbd2_block_tag_csum_set()/_verify()); v2 tags store its
+ * low 16 bits.  Returns the 32-bit value.
+ */
+uint32_t e4_jtag_csum(const struct e4_jcodec *c, uint32_t tid,
+		      const void *data);
+
+/* e4_jtag_csum_ok() - 1 if tag @g's stored checksum matches @data logged
+ * in @tid (all 32 bits with CSUM_V3, the low 16 with V2), else 0. */
+int e4_jtag_csum_ok(const struct e4_jcodec *c, const struct e4_jtag *g,
+		    uint32_t tid, const void *data);
+
+/*
+ * e4_jblock_escape() - escape a block @blk about to be logged: when it
+ * starts with JBD2_MAGIC (it would read as a journal block) those 4 bytes
+ * are zeroed (fs/jbd2/journal.c jbd2_journal_write_metadata_buffer()).
+ * Returns 1 when it did (the tag gets JBD2_FLAG_ESCAPE), else 0.
+ */
+int e4_jblock_escape(void *blk);
+
+/*
+ * e4_jblock_unescape() - undo the escape of a logged copy @blk (one
+ * jblock) when @escaped (its tag had JBD2_FLAG_ESCAPE): a block starting
+ * with JBD2_MAGIC is logged with those 4 bytes zeroed, and replay writes
+ * the magic back (fs/jbd2/recovery.c do_one_pass(), PASS_REPLAY).
+ */
+void e4_jblock_unescape(void *blk, int escaped);
+
+/* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
+ * (JBD2_*_BLOCK), sequence @tid. */
+void e4_jblock_header(void *blk, uint32_t type, uint32_t tid);
+
+/* e4_jdesc_tags_per_block() - block tags that fit in one descriptor block
+ * (after the header, before the v2/v3 tail; the first tag carries the
+ * 16-byte UUID, the others SAME_UUID). */
+size_t e4_jdesc_tags_per_block(const struct e4_jcodec *c);
+
+/*
+ * e4_jdesc_put_tag() - encode a block tag for fs block @fsblk with
+ * JBD2_FLAG_* @flags and checksum @csum (e4_jtag_csum(); v2 stores the low
+ * 16 bits, no field without v2/v3) at @at, followed by the journal's UUID
+ * unless @flags has SAME_UUID (journal.rst "Descriptor Block").  Returns
+ * the bytes written.
+ */
+size_t e4_jdesc_put_tag(const struct e4_jcodec *c, void *at, blk64_t fsblk,
+			uint32_t flags, uint32_t csum);
 
 /* ---- revoke.c: the revoke table of a replay ----------------------------- */
 
@@ -557,24 +665,166 @@ struct e4_replay_result {
 					 * fs->super kept the old one */
 };
 
+/* ---- plan.c: the replay rule (which logged copy reaches each block) ----- */
+
 /*
- * e4_journal_replay_plan() - decide the fate of every tag of @scan
- * (e4_jtag.fate) as the kernel's PASS_REVOKE and PASS_REPLAY would, and
- * fill the counts of @res (no io).  Revoke rule (fs/jbd2/recovery.c,
- * revoke.c): a record for block b in committed tid R cancels every copy
- * of b logged in a tid <= R.  A copy failing its tag checksum is skipped
- * (kernel: EFSBADCRC at the end); a copy naming a block at or past the fs
- * end or inside the journal is skipped (e4tools' safety choice where the
- * kernel writes blindly).  Of the surviving copies of a block only the
- * newest is written: the end result of the kernel writing them in order.
- * Returns 0, @scan->fail, or EXT2_ET_NO_MEMORY.
+ * One logged copy of an fs block: where it is in the journal and on the
+ * channel the copies are read from (the journal's, j->io).  A state map
+ * or replay's write list is an array of these.
+ */
+#define E4_COPY_ESCAPED	0x1	/* tag had JBD2_FLAG_ESCAPE: the first 4
+				 * bytes read back as JBD2_MAGIC */
+
+struct e4_copy {
+	blk64_t		fsblk;	/* fs block the copy belongs to */
+	blk64_t		src_blk;/* block on the source channel holding it
+				 * (e4_journal_bmap() of jblk); set in
+				 * state maps only */
+	blk64_t		jblk;	/* jblock of the copy */
+	uint32_t	tid;	/* transaction that logged it */
+	uint32_t	flags;	/* E4_COPY_* */
+};
+
+/*
+ * The replay plan of a scan: the fate of every tag over the window of
+ * committed transactions and the copies replay writes.  Built once by
+ * e4_plan_build() and read by replay (e4_plan_replay()), by the states
+ * S_k (e4_state_*()) that the overlay serves, and by the ordering check.
+ * Every member is read-only for users.
+ */
+struct e4_plan {
+	e4_journal_t	j;		/* the journal; not owned */
+	struct e4_jscan	*scan;		/* its scan; not owned (its tags'
+					 * fates are set) */
+	blk64_t		nblocks;	/* fs blocks: copies at or past this
+					 * are skipped */
+	size_t		ntx;		/* committed transactions (the
+					 * window): scan->trans[0..ntx) */
+	struct e4_copy	*final;		/* the copies replay writes: one per
+					 * fs block, the newest surviving, in
+					 * log order (src_blk not set) */
+	size_t		nfinal;
+	struct e4_replay_result res;	/* the counts of the window (no io
+					 * counts) */
+	struct e4_jmap_run *runs;	/* internal journal's runs by pblk */
+	size_t		nruns;
+};
+
+/*
+ * e4_plan_build() - the replay plan of @scan of journal @j: for every
+ * committed tag its fate (e4_jtag.fate: E4_TAG_REPLAY, _SUPERSEDED,
+ * _REVOKED, _BAD_CSUM, _BAD_BLOCK; tags of uncommitted transactions get
+ * E4_TAG_UNCOMMITTED), the counts of plan->res, and plan->final, the
+ * copies replay writes.  No io.  Rule (fs/jbd2/recovery.c PASS_REVOKE and
+ * PASS_REPLAY, revoke.c): a revoke record for block b in committed tid R
+ * cancels every copy of b logged in a tid <= R (tested first); a copy
+ * failing its tag checksum is skipped (kernel: EFSBADCRC at the end); a
+ * copy naming a block at or past the fs end or inside the internal
+ * journal is skipped (e4tools' safety choice where the kernel writes
+ * blindly); of the surviving copies of a block only the newest is
+ * written, the end result of the kernel writing them in order.
+ * O(tags log tags).  On success *@ret is the plan (e4_plan_free()); it
+ * refers to @j and @scan, which must outlive it.  A failed scan
+ * (@scan->fail: the kernel replays nothing) gives an empty plan: ntx 0,
+ * no fate set, and e4_plan_replay() refuses it.
+ * Returns 0 or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
+			struct e4_plan **ret);
+
+/* e4_plan_free() - release @plan (NULL is fine). */
+void e4_plan_free(struct e4_plan *plan);
+
+/*
+ * e4_plan_result() - the counts of @plan into @res; with @plan NULL (no
+ * plan: @scan failed) only res->new_sequence (end_tid + 1) and
+ * res->corrupt (the scan's) are set, the rest zeroed.
+ */
+void e4_plan_result(const struct e4_jscan *scan, const struct e4_plan *plan,
+		    struct e4_replay_result *res);
+
+/*
+ * e4_journal_replay_plan() - the tag fates and counts of e4_plan_build()
+ * without keeping the plan: sets e4_jtag.fate in @scan and fills @res
+ * (e4_plan_result()).  No io.  Returns 0, @scan->fail (no fate set) or
+ * EXT2_ET_NO_MEMORY.
  */
 errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
 				 struct e4_replay_result *res);
 
 /*
+ * A state S_k of a plan: the map of the fs blocks whose content after
+ * replaying committed transactions T1..Tk comes from a logged copy
+ * (sorted by fsblk, unique); every other block is the image's.  Rule as
+ * e4_plan_build(), with only the revoke records of T1..Tk: a revoke of Tk
+ * cancels every copy of its block logged so far (tids <= Tk's).  S_n
+ * (k = plan->ntx) holds exactly plan->final.  Members are read-only for
+ * users; the map changes in place as the state advances, so an overlay
+ * (overlay_io.c) given the state serves the new state at once (libext2fs
+ * caches of an fs open on it are then stale: reopen it).
+ */
+struct e4_state {
+	const struct e4_plan *plan;	/* not owned */
+	size_t		k;		/* transactions applied: S_k */
+	struct e4_copy	*ents;		/* the map, by fsblk, src_blk set */
+	size_t		n;
+	size_t		alloc;
+	struct e4_copy	*spare;		/* merge buffer */
+	size_t		spare_alloc;
+};
+
+/*
+ * e4_state_init() - make @st state S_0 of @plan (the image: empty map).
+ * Returns 0.
+ */
+errcode_t e4_state_init(const struct e4_plan *plan, struct e4_state *st);
+
+/*
+ * e4_state_advance() - S_k -> S_(k+1) in place: transaction trans[k]'s
+ * newest surviving copy of each block it logs replaces the one before; its
+ * revoke records cancel every copy of their blocks (its own included).
+ * O(map + tags log tags).  On error @st is unchanged.
+ * Returns 0, EXT2_ET_INVALID_ARGUMENT (already S_n), EXT2_ET_NO_MEMORY or
+ * EXT2_ET_BAD_BLOCK_NUM (a tag's jblock outside the journal's mapping).
+ */
+errcode_t e4_state_advance(struct e4_state *st);
+
+/*
+ * e4_state_seek() - make @st state S_@k (clamped to plan->ntx): advances
+ * from the current state, restarting from S_0 when @k is behind it; S_n
+ * from further back is built at once from plan->final.  Same returns as
+ * e4_state_advance().
+ */
+errcode_t e4_state_seek(struct e4_state *st, size_t k);
+
+/* e4_state_lookup() - the copy serving fs block @fsblk in @st, or NULL
+ * when the image's block is served (also when @st is NULL). */
+const struct e4_copy *e4_state_lookup(const struct e4_state *st,
+				      blk64_t fsblk);
+
+/* e4_state_find() - index of the first entry of @st with fsblk >= @fsblk
+ * (st->n when none; 0 when @st is NULL). */
+size_t e4_state_find(const struct e4_state *st, blk64_t fsblk);
+
+/* e4_state_free() - release the maps of @st (a zeroed @st is fine). */
+void e4_state_free(struct e4_state *st);
+
+/*
  * e4_journal_replay() - replay @scan into the file system of @j (both
- * opened read-write): e4_journal_replay_plan(), then write each planned
+ * opened read-write): e4_plan_build(), then e4_plan_replay().
+ * Returns 0, @scan->fail (nothing written) or what e4_plan_replay()
+ * returns.
+ */
+errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
+			    struct e4_replay_result *res);
+
+/*
+ * e4_plan_replay() - replay @plan into the file system of its journal
+ * (fs and journal opened read-write): write each of plan->final once
+ * (escaped blocks get JBD2_MAGIC back in their first 4
+ * bytes), reading the journal in log order in chunks of up to 8 MiB and
+ * writing each chunk's blocks sorted by fs block, contiguous runs in one
+ * write, through fs->io; flush.  Then, as e2fsck does after recovery
  * fs block once (escaped blocks get JBD2_MAGIC back in their first 4
  * bytes), reading the journal in log order in chunks of up to 8 MiB and
  * writing each chunk's blocks sorted by fs block, contiguous runs in one
@@ -595,12 +845,13 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
  * the replayed superblock when its layout fields are unchanged (else
  * res->sb_layout_changed).  Nothing is left dirty in memory.
  * fs->group_desc in memory is stale afterwards: reopen the fs or
- * e4_fs_reload() it to go on using it.
- * Returns 0, @scan->fail (nothing written), E4_ERR_READ_ONLY, io errors
- * or EXT2_ET_NO_MEMORY.
+ * e4_fs_reload() it to go on using it.  @res gets the plan's counts
+ * and the io counts.
+ * Returns 0, E4_ERR_READ_ONLY or the scan's fail code (nothing written),
+ * io errors or EXT2_ET_NO_MEMORY.
  */
-errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
-			    struct e4_replay_result *res);
+errcode_t e4_plan_replay(const struct e4_plan *plan,
+			 struct e4_replay_result *res);
 
 /*
  * e4_super_set_recover() - set needs_recovery in the primary superblock
@@ -686,6 +937,63 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res);
  * reload it from the disk (e4_fs_reload()).  NULL is fine. */
 void e4_txn_abort(struct e4_txn *t);
 
+/* ---- capture_io.c: a capturing io_channel ------------------------------ */
+
+/* One held fs block. */
+struct e4_held {
+	blk64_t		blk;		/* fs block */
+	unsigned char	*data;		/* blocksize bytes */
+};
+
+/*
+ * A capture: an io_channel (->io, of e4_capture_io_manager) stacked on
+ * ->under that holds every write in memory per fs block and serves reads
+ * from the held blocks over ->under; nothing written reaches ->under.
+ * Byte-count and 1 KiB-block transfers (libext2fs's superblock writes) are
+ * held too.  Discard, zeroout and write_byte are not offered (libext2fs
+ * falls back to block writes, which are held).  Members are read-only for
+ * users; ->v holds ->n blocks in order of first write (by fs block after
+ * e4_capture_drop_unchanged()).
+ */
+struct e4_capture {
+	io_channel	under;		/* not owned */
+	io_channel	io;		/* the capturing channel; owned */
+	unsigned int	blocksize;	/* fs block size, bytes */
+	struct e4_held	*v;
+	size_t		n, cap_n;
+	size_t		*hash;		/* index + 1 into v; 0 = empty */
+	size_t		hash_n;		/* power of two */
+	int		failed;		/* a write could not be held */
+};
+
+/* The capturing io_manager; its open() refuses names (EXT2_ET_UNIMPLEMENTED):
+ * channels are made by e4_capture_new(). */
+extern io_manager e4_capture_io_manager;
+
+/*
+ * e4_capture_new() - a capture over @under, whose fs blocks are
+ * @blocksize bytes (a power of two >= 1024).  Put (*@ret)->io where the
+ * writes should go (fs->io).  The channel's close() does not free it:
+ * e4_capture_free() does.  Returns 0, EXT2_ET_INVALID_ARGUMENT or
+ * EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_capture_new(io_channel under, unsigned int blocksize,
+			 struct e4_capture **ret);
+
+/*
+ * e4_capture_drop_unchanged() - drop the held blocks equal to what
+ * ->under holds (libext2fs's flush rewrites every group descriptor block
+ * and loaded bitmap), counting them in *@nunchanged, and sort the rest by
+ * fs block; lookups end (no more writes may be held).  Returns 0 or the
+ * errors of reading ->under (then the blocks not yet compared are kept).
+ */
+errcode_t e4_capture_drop_unchanged(struct e4_capture *cap,
+				    uint64_t *nunchanged);
+
+/* e4_capture_free() - release @cap, its channel and held blocks (NULL is
+ * fine); put the real channel back first. */
+void e4_capture_free(struct e4_capture *cap);
+
 /* ---- stamp.c: the stale-data stamp ------------------------------------- */
 
 /*
@@ -733,30 +1041,20 @@ int e4_block_is_zero(const void *buf, size_t len);
 /* ---- overlay_io.c: a read-only io_manager serving a replayed state ----- */
 
 /*
- * An overlay serves the fs blocks of its map from copies held on a source
- * channel (the journal's: the copies logged in the journal, unescaped) and
- * every other block from the image file; writes fail with
- * E4_ERR_READ_ONLY.  With the
- * map of e4_overlay_map_state(), ext2fs_open2() on it reads state S_k: the
- * image with committed transactions T1..Tk replayed, honouring the revoke
- * records of T1..Tk only (kernel fs/jbd2/recovery.c, PASS_REVOKE and
- * PASS_REPLAY: a revoke in transaction R cancels copies from tid <= R).
+ * An overlay is a read-only io_channel stacked on a backing channel it is
+ * given (fs->io of the open image, a mem_io channel, a write-log device):
+ * the fs blocks in the map of a state (struct e4_state, plan.c) are served
+ * from their copies on a source channel (the journal's, j->io; unescaped),
+ * every other byte from the backing channel; writes fail with
+ * E4_ERR_READ_ONLY.  ext2fs_open2() on it reads state S_k.  It opens no
+ * path and knows no other io_manager; the backing and source channels are
+ * not owned and keep their own block size.
  *
  * Passing the overlay to the io_manager: libext2fs opens channels by name,
  * so e4_overlay_name() returns "e4overlay:0x<address>" (the overlay's own
  * address, checked against a magic number on open).  No global registry
  * is kept; the overlay must outlive every channel opened on it.
  */
-#define E4_OVL_ESCAPED	0x1	/* copy had JBD2_FLAG_ESCAPE: restore magic */
-
-struct e4_ovl_ent {
-	blk64_t		fsblk;	/* fs block served from the copy */
-	blk64_t		src_blk;/* block on the source channel holding it */
-	blk64_t		jblk;	/* jblock of the copy (for reports) */
-	uint32_t	tid;	/* transaction that logged this copy */
-	uint32_t	flags;	/* E4_OVL_* */
-};
-
 struct e4_overlay;
 typedef struct e4_overlay *e4_overlay_t;
 
@@ -764,43 +1062,30 @@ typedef struct e4_overlay *e4_overlay_t;
 extern io_manager e4_overlay_io_manager;
 
 /*
- * e4_overlay_create() - a new overlay over the image file @image whose
- * copies are read from @src (blocks of @blocksize bytes; the fs block
- * size), with the @n entries of @ents (copied; sorted here by fsblk; for a
- * repeated fsblk the later entry wins).  @src is not owned and must stay
- * open.  Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_INVALID_ARGUMENT.
+ * e4_overlay_create() - a new overlay on @backing serving the map of @st
+ * (NULL: no copies, the backing channel as it is) with copies read from
+ * @src; @blocksize (bytes, the fs block size) is the unit of the map's
+ * fsblk and src_blk.  @nblocks (fs blocks; 0: unknown) is the size of the
+ * image: a failed read inside it, or of a copy, is an io error that
+ * e4_overlay_error() keeps; one reaching past it follows a pointer of the
+ * state's contents and is only returned.  @st is read at every read, not
+ * copied: advancing it (e4_state_advance()) changes what the overlay
+ * serves.  Nothing is opened or read.  Returns 0, EXT2_ET_NO_MEMORY or
+ * EXT2_ET_INVALID_ARGUMENT (no @backing, copies without @src, @blocksize
+ * not a power of two >= 1024).
  */
-errcode_t e4_overlay_create(const char *image, io_channel src,
-			    unsigned int blocksize,
-			    const struct e4_ovl_ent *ents, size_t n,
-			    e4_overlay_t *ret);
+errcode_t e4_overlay_create(io_channel backing, io_channel src,
+			    unsigned int blocksize, blk64_t nblocks,
+			    const struct e4_state *st, e4_overlay_t *ret);
 
 /*
- * e4_overlay_map_next() - the map of state S_k from the map of S_(k-1)
- * (@prev, @nprev entries sorted by fsblk, as this function returns them)
- * and committed transaction Tk @tr of journal @j: Tk's newest copy of each
- * block it logs replaces the older one; a revoke record of Tk cancels every
- * copy of its block (all have tids <= Tk's).  Tags whose checksum fails, or
- * naming a block past the fs end or inside the journal, are left out (as
- * replay.c leaves them unwritten).  Copies are resolved to blocks of j->io
- * (e4_journal_bmap()).  *@ents (sorted by fsblk, unique) is allocated
- * (ext2fs_free_mem()), *@n set.  O(nprev + tags log tags).
- * Returns 0, EXT2_ET_NO_MEMORY or EXT2_ET_BAD_BLOCK_NUM (a tag's jblock
- * outside the journal).
+ * e4_overlay_error() - the first error a read of the backing channel
+ * inside the image, or of the source channel, returned through any channel
+ * of @ov (0: none).  libext2fs turns many such errors into other ones or
+ * skips what it could not read; a caller that must not present a partial
+ * result as complete checks this.  Returns the errcode.
  */
-errcode_t e4_overlay_map_next(e4_journal_t j, const struct e4_jtrans *tr,
-			      const struct e4_ovl_ent *prev, size_t nprev,
-			      struct e4_ovl_ent **ents, size_t *n);
-
-/*
- * e4_overlay_map_state() - the map of state S_k for the scan @scan of
- * journal @j: e4_overlay_map_next() over committed transactions
- * trans[0..k) (kernel fs/jbd2/recovery.c: the newest copy of each block
- * that no revoke record of trans[0..k) with tid >= the copy's tid cancels).
- * Same returns as e4_overlay_map_next().
- */
-errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
-			       size_t k, struct e4_ovl_ent **ents, size_t *n);
+errcode_t e4_overlay_error(e4_overlay_t ov);
 
 /* e4_overlay_name() - the device name to give ext2fs_open2() together
  * with e4_overlay_io_manager. */
@@ -814,17 +1099,19 @@ const char *e4_overlay_name(e4_overlay_t ov);
  */
 errcode_t e4_overlay_open_fs(e4_overlay_t ov, int flags, ext2_filsys *ret);
 
-/* e4_overlay_lookup() - the map entry of fs block @fsblk, or NULL when
- * the block is served from the image. */
-const struct e4_ovl_ent *e4_overlay_lookup(e4_overlay_t ov, blk64_t fsblk);
-
-/* e4_overlay_read_copy() - read the copy of @ent (one fs block, unescaped)
- * into @buf.  Returns 0 or io errors. */
-errcode_t e4_overlay_read_copy(e4_overlay_t ov, const struct e4_ovl_ent *ent,
-			       void *buf);
-
 /* e4_overlay_free() - release @ov (NULL is fine); close its channels first. */
 void e4_overlay_free(e4_overlay_t ov);
+
+/*
+ * e4_chan_pread() - read @len bytes at byte offset @off of @io into @buf
+ * whatever the channel's block size: aligned reads go straight to
+ * io_channel_read_blk64() (a negative count for a partial block), others
+ * through a bounce buffer of the blocks around them.  Returns 0,
+ * EXT2_ET_INVALID_ARGUMENT (a range over 2 GiB), EXT2_ET_NO_MEMORY or the
+ * channel's errors.
+ */
+errcode_t e4_chan_pread(io_channel io, uint64_t off, uint64_t len,
+			void *buf);
 
 /* ---- order.c: alloc-on-commit ordering check of a crash image ---------- */
 
@@ -947,26 +1234,28 @@ struct e4_order_report {
 
 /*
  * e4_order_check() - check alloc-on-commit ordering on the crash image
- * @image (the file @fs was opened from, read-only) whose journal @j was
- * scanned into @scan.  For each committed transaction Tk (up to
- * opts->upto) it opens S_k and S_(k-1) through overlays
- * (e4_overlay_map_state()), finds the inodes Tk touches (inode-table
- * blocks, extent-tree and indirect blocks it journals), diffs their
- * mappings, checks the data of every new initialized block against the
- * stale-data stamp (or the journaled copy when replay writes the block),
- * and runs the structural checks of e4tools issue 4.  Memory is bounded by
- * the touched inodes and the findings.  Nothing is written.  On success
- * *@ret is the report (e4_order_report_free()).
+ * open as @fs (read-only is enough) whose journal was scanned and planned
+ * into @plan (e4_plan_build() of plan->j and plan->scan: the tag fates are
+ * already set there, as replay gives them).  For each committed
+ * transaction Tk (up to opts->upto) it opens S_k and S_(k-1) through two
+ * overlays stacked on fs->io (e4_state_seek(), overlay_io.c; no path is
+ * opened, every read of every state goes through fs->io and j->io), finds
+ * the inodes Tk touches (inode-table blocks, extent-tree and indirect
+ * blocks it journals), diffs their mappings, checks the data of every new
+ * initialized block against the stale-data stamp (or the journaled copy
+ * when replay writes the block), and runs the structural checks of
+ * e4tools issue 4.  Memory is bounded by the touched inodes and the
+ * findings.  Nothing is written.  On success *@ret is the report
+ * (e4_order_report_free()).
  * Returns 0, E4_ERR_UPTO_NOT_FOUND (opts->upto is no committed tid),
  * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
  * image itself (a replayed state that cannot be opened is recorded as a
  * warning and its transaction marked unreadable instead).
  * Rules: ahead blocks and "prior state lost" attribution, stamp evidence,
  * structural checks and data mode as in e4tools issue 4; unwritten extents
- * per fs/ext4/extents.c (EXT_INIT_MAX_LEN); S_k per overlay_io.c.
+ * per fs/ext4/extents.c (EXT_INIT_MAX_LEN); S_k per plan.c.
  */
-errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
-			 const struct e4_jscan *scan,
+errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			 const struct e4_order_opts *opts,
 			 struct e4_order_report **ret);
 
@@ -1100,6 +1389,8 @@ errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
 			   int flags, dgrp_t *bad_group,
 			   struct e4_itable_result *res);
+/* ---- inode.c: reading inodes, the file system's own inodes ----------- */
+
 /*
  * e4_read_inode() - read inode @ino into @inode (@bufsize bytes, as
  * ext2fs_read_inode_full()) after checking what libext2fs 1.47.0 does not:
@@ -1113,6 +1404,33 @@ errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
  */
 errcode_t e4_read_inode(ext2_filsys fs, ext2_ino_t ino,
 			struct ext2_inode *inode, int bufsize);
+
+/* What an inode number is to the file system (e4_inode_kind()). */
+enum e4_inode_kind {
+	E4_INO_NONE = 0,	/* 0 or past s_inodes_count */
+	E4_INO_FILE,		/* an ordinary file or directory: at or past
+				 * s_first_ino and named by no superblock
+				 * field */
+	E4_INO_ROOT,		/* the root directory (EXT2_ROOT_INO) */
+	E4_INO_JOURNAL,		/* s_journal_inum */
+	E4_INO_QUOTA,		/* s_usr_quota_inum, s_grp_quota_inum or
+				 * s_prj_quota_inum */
+	E4_INO_ORPHAN,		/* s_orphan_file_inum */
+	E4_INO_RESERVED,	/* any other inode below s_first_ino, and
+				 * bad blocks (1) and resize (7) whatever
+				 * s_first_ino says */
+};
+
+/*
+ * e4_inode_kind() - the one definition of the file system's own inodes:
+ * the enum e4_inode_kind of @ino in @fs, by the superblock fields that
+ * name them (fs/ext4/ext4.h: s_journal_inum, s_*_quota_inum,
+ * s_orphan_file_inum, s_first_ino; EXT2_FIRST_INO() for rev 0), checked
+ * in the order of the enum after E4_INO_NONE.  The kernel reads and writes
+ * the journal, quota and orphan files itself (through the journal as
+ * metadata); only E4_INO_FILE inodes hold user data.  Returns the kind.
+ */
+int e4_inode_kind(ext2_filsys fs, ext2_ino_t ino);
 
 /* ---- unwritten.c: list and convert unwritten extents ------------------- */
 
@@ -1230,8 +1548,9 @@ struct e4_mark_result {
  * ones; the zeroing before cannot be seen (those blocks were unwritten).
  * With @j NULL (no journal) they are written in place as libext2fs makes
  * them, and an interruption can leave the file with blocks unmapped.
- * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_RESERVED_INODE (@ino below
- * s_first_ino, or named by s_journal_inum, s_usr/grp/prj_quota_inum or
+ * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_RESERVED_INODE (@ino not
+ * E4_INO_FILE by e4_inode_kind(): below s_first_ino, or named by
+ * s_journal_inum, s_usr/grp/prj_quota_inum or
  * s_orphan_file_inum: the kernel reads those blocks itself, e.g. jbd2
  * would find no journal superblock; listing them is allowed),
  * E4_ERR_NOT_REGULAR,
@@ -1257,28 +1576,40 @@ errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
 struct e4_replayed {
 	e4_journal_t		j;	/* NULL when the fs has no journal */
 	struct e4_jscan		*scan;
+	struct e4_plan		*plan;
+	struct e4_state		st;	/* S_n of plan */
 	e4_overlay_t		ov;
 	ext2_filsys		fs;	/* the replayed state, read-only */
 };
 
 /*
- * e4_replayed_open() - open state S_n of the image file @image (whose open
- * fs is @fs; @journal_dev the external journal or NULL): the image with
- * every committed transaction of the journal replayed, as the kernel's
- * recovery would write it (fs/jbd2/recovery.c: PASS_SCAN, PASS_REVOKE,
- * PASS_REPLAY; e4_journal_scan() and e4_overlay_map_state()), served by
- * the overlay io_manager, so nothing is written.  Only block contents are
+ * e4_replayed_open() - open state S_n of the open file system @fs
+ * (@journal_dev the external journal or NULL): the image with every
+ * committed transaction of the journal replayed, as the kernel's recovery
+ * would write it (fs/jbd2/recovery.c: PASS_SCAN, PASS_REVOKE, PASS_REPLAY;
+ * e4_journal_scan(), e4_plan_build(), e4_state_seek()), served by an
+ * overlay stacked on fs->io, so nothing is written and nothing is opened
+ * by path but an external journal.  Only block contents are
  * replayed: the superblock still says needs_recovery unless a journaled
  * copy of it says otherwise.  A fs without a journal and not needing
  * recovery opens as itself.  r->fs is read-only (checksum errors ignored,
- * e4_overlay_open_fs()); release with e4_replayed_close().
+ * e4_overlay_open_fs()); @fs must stay open until e4_replayed_close().
  * Returns 0, the errors of e4_journal_open(), the scan's fail code (a
  * journal the kernel would refuse), E4_ERR_FAST_COMMIT (live fast commits:
  * their replay is not modelled), EXT2_ET_NO_MEMORY,
  * EXT2_ET_CORRUPT_SUPERBLOCK and ext2fs_open2() errors.
  */
-errcode_t e4_replayed_open(ext2_filsys fs, const char *image,
-			   const char *journal_dev, struct e4_replayed *r);
+errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
+			   struct e4_replayed *r);
+
+/*
+ * e4_replayed_open_io() - e4_replayed_open() with the external journal
+ * device opened through @io on @io_name, as e4_journal_open_io() (@io
+ * NULL: e4_replayed_open()).  Same returns.
+ */
+errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
+			      io_manager io, const char *io_name,
+			      struct e4_replayed *r);
 
 /* e4_replayed_close() - release what e4_replayed_open() opened (a zeroed
  * or closed @r is fine). */

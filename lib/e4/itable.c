@@ -420,22 +420,3 @@ out:
 	ext2fs_free_mem(&buf);
 	return retval;
 }
-
-errcode_t e4_read_inode(ext2_filsys fs, ext2_ino_t ino,
-			struct ext2_inode *inode, int bufsize)
-{
-	blk64_t itab, nblocks = ext2fs_blocks_count(fs->super);
-	dgrp_t group;
-
-	if (ino == 0 || ino > fs->super->s_inodes_count ||
-	    !fs->super->s_inodes_per_group)
-		return E4_ERR_BAD_INODE_NUMBER;
-	group = (ino - 1) / fs->super->s_inodes_per_group;
-	if (group >= fs->group_desc_count)
-		return E4_ERR_BAD_INODE_NUMBER;
-	itab = ext2fs_inode_table_loc(fs, group);
-	if (itab == 0 || itab >= nblocks ||
-	    fs->inode_blocks_per_group > nblocks - itab)
-		return E4_ERR_BAD_GROUP_DESC;
-	return ext2fs_read_inode_full(fs, ino, inode, bufsize);
-}

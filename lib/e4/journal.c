@@ -118,11 +118,11 @@ static errcode_t open_internal(e4_journal_t j)
 	return 0;
 }
 
-static errcode_t open_external(e4_journal_t j, const char *path)
+static errcode_t open_external(e4_journal_t j, const char *path,
+			       io_manager io, const char *io_name)
 {
 	ext2_filsys fs = j->fs;
 	struct ext2_super_block *es;
-	io_manager io = unix_io_manager;
 	unsigned char *buf = NULL;
 	errcode_t retval;
 	int sb_blk;
@@ -131,10 +131,11 @@ static errcode_t open_external(e4_journal_t j, const char *path)
 	if (retval)
 		return retval;
 	strcpy(j->dev_name, path);
-	if ((j->flags & E4_JOURNAL_UNDO) && (j->flags & E4_JOURNAL_RW))
-		io = undo_io_manager;
-	retval = io->open(path, (j->flags & E4_JOURNAL_RW) ? IO_FLAG_RW : 0,
-			  &j->io);
+	if (!io)
+		io = (j->flags & E4_JOURNAL_UNDO) && (j->flags & E4_JOURNAL_RW) ?
+			undo_io_manager : unix_io_manager;
+	retval = io->open(io_name ? io_name : path,
+			  (j->flags & E4_JOURNAL_RW) ? IO_FLAG_RW : 0, &j->io);
 	if (retval)
 		return retval;
 	j->external = 1;
@@ -177,6 +178,13 @@ out:
 errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 			  e4_journal_t *ret)
 {
+	return e4_journal_open_io(fs, ext_dev, NULL, NULL, flags, ret);
+}
+
+errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
+			     io_manager io, const char *io_name, int flags,
+			     e4_journal_t *ret)
+{
 	e4_journal_t j;
 	errcode_t retval;
 
@@ -192,7 +200,8 @@ errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 	j->fs = fs;
 	j->flags = flags;
 	j->blocksize = fs->blocksize;
-	retval = ext_dev ? open_external(j, ext_dev) : open_internal(j);
+	retval = ext_dev ? open_external(j, ext_dev, io, io_name) :
+		open_internal(j);
 	if (retval)
 		goto fail;
 	retval = ext2fs_get_mem(j->blocksize, &j->sb);

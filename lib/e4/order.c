@@ -1,12 +1,14 @@
 /*
- * order.c --- the alloc-on-commit ordering check (e4tools issue 4): for
- * each committed transaction Tk of a crash image's journal, which
- * initialized mappings it makes reachable, and whether their data had been
- * written; plus structural checks of the replayed states S_k.
+ * order.c --- the alloc-on-commit ordering check (e4tools issue 4), its
+ * driver: for each committed transaction Tk of a crash image's journal,
+ * open S_(k-1) and S_k (plan.c's states through overlay_io.c), find the
+ * inodes Tk touches and hand their mappings to the diff (order_map.c) and
+ * the evidence (order_evid.c); the static layout (metadata ranges, inode
+ * tables) and the states' bitmaps.
  *
- * States S_k are read through overlay_io.c.  Semantics: ext4's data=ordered
- * promise (fs/ext4/inode.c, ext4_map_blocks + jbd2 ordered data; unwritten
- * extents in fs/ext4/extents.c), jbd2 recovery rules as in overlay_io.c.
+ * Semantics: ext4's data=ordered promise (fs/ext4/inode.c,
+ * ext4_map_blocks + jbd2 ordered data; unwritten extents in
+ * fs/ext4/extents.c), jbd2 recovery rules as in plan.c.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -17,167 +19,9 @@
 #include <string.h>
 
 #include "e4.h"
+#include "order_int.h"
 
-#define CHUNK_BLOCKS	64	/* data blocks read at once */
-
-struct run {
-	blk64_t		lblk, pblk, len;
-	int		unwritten;
-};
-
-/* The mapping of one inode in one state. */
-struct imap {
-	struct run	*r;
-	size_t		n, alloc;
-	blk64_t		*tree;		/* extent-tree / indirect blocks */
-	size_t		ntree, talloc;
-	int		lost;		/* read through an ahead image block */
-	errcode_t	err;
-};
-
-/* A run of a touched inode in S_k, indexed by pblk. */
-struct prun {
-	blk64_t		pblk, len, lblk;
-	ext2_ino_t	ino;
-	int		unwritten;
-	int		regular;	/* regular file, not exempt */
-};
-
-struct seen {
-	ext2_ino_t	ino;
-	blk64_t		lblk, pblk;
-};
-
-struct range {
-	blk64_t		start, len;
-};
-
-struct bmcache {
-	ext2_filsys	fs;
-	long		g;		/* cached group, -1 none */
-	int		uninit;
-	unsigned char	*buf;
-};
-
-/* One state S_k. */
-struct state {
-	size_t		k;
-	e4_overlay_t	ov;
-	ext2_filsys	fs;
-	struct bmcache	bb, ib;
-};
-
-struct ctx {
-	ext2_filsys		fs0;
-	e4_journal_t		j;
-	const char		*image;
-	const struct e4_jscan	*scan;
-	const struct e4_order_opts *opts;
-	struct e4_order_report	*rep;
-	blk64_t			nblocks;
-	unsigned int		bs;
-	struct range		*meta;
-	size_t			nmeta;
-	blk64_t			*ahead;
-	size_t			nahead;
-	struct seen		*seen, *pend;
-	size_t			nseen, npend, aseen, apend;
-	size_t			af;	/* findings allocated */
-	struct prun		*pr;
-	size_t			npr, apr;
-	blk64_t			*prmax;
-	ext2_ino_t		*touched;
-	size_t			ntouched, atouched;
-	unsigned char		*buf;	/* CHUNK_BLOCKS blocks */
-	unsigned char		*ibuf;	/* one inode */
-	struct e4_ovl_ent	*map;	/* the map of the last state built */
-	size_t			nmap;
-	int			mode_explicit;	/* ordered/writeback known */
-	uint64_t		data_journaled;
-	size_t			tx_first_f;	/* first finding of this tx */
-};
-
-static const char *kind_names[E4_ORD_NKINDS] = {
-	"stale", "outside-fs", "into-metadata", "double-mapped",
-	"free-in-bitmap", "data-journaled", "stale-outside-window",
-	"unverified", "suspect-zero", "mapping", "stale-permitted",
-};
-
-const char *e4_order_kind_name(int kind)
-{
-	if (kind < 0 || kind >= E4_ORD_NKINDS)
-		return "?";
-	return kind_names[kind];
-}
-
-const char *e4_data_mode_name(int mode)
-{
-	static const char *n[] = { "auto", "ordered", "journal", "writeback" };
-
-	if (mode < 0 || mode > E4_DATA_WRITEBACK)
-		return "?";
-	return n[mode];
-}
-
-/* qsort() that accepts an empty (NULL) array. */
-static void xsort(void *a, size_t n, size_t sz,
-		  int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(a, n, sz, cmp);
-}
-
-static errcode_t grow(void **p, size_t *alloc, size_t want, size_t sz)
-{
-	size_t na;
-	errcode_t retval;
-
-	if (want <= *alloc)
-		return 0;
-	na = *alloc ? *alloc : 16;
-	while (na < want)
-		na *= 2;
-	retval = ext2fs_resize_mem(*alloc * sz, na * sz, p);
-	if (retval)
-		return retval;
-	*alloc = na;
-	return 0;
-}
-
-static void warn(struct e4_order_report *rep, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-#include <stdarg.h>
-static void warn(struct e4_order_report *rep, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rep->nwarnings >= 8)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(rep->warnings[rep->nwarnings++], sizeof(rep->warnings[0]),
-		  fmt, ap);
-	va_end(ap);
-}
-
-static int blk_cmp(const void *a, const void *b)
-{
-	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int in_sorted(const blk64_t *a, size_t n, blk64_t v)
-{
-	return n && bsearch(&v, a, n, sizeof(*a), blk_cmp) != NULL;
-}
-
-static int is_ahead(struct ctx *c, blk64_t b)
-{
-	return in_sorted(c->ahead, c->nahead, b);
-}
-
-static int is_meta(struct ctx *c, blk64_t b)
+int ord_is_meta(struct ctx *c, blk64_t b)
 {
 	size_t lo = 0, hi = c->nmeta;
 
@@ -191,8 +35,6 @@ static int is_meta(struct ctx *c, blk64_t b)
 	}
 	return lo < c->nmeta && c->meta[lo].start <= b;
 }
-
-/* ---- static layout: metadata ranges ------------------------------------ */
 
 static errcode_t add_range(struct ctx *c, size_t *alloc, blk64_t s,
 			   blk64_t len)
@@ -301,7 +143,7 @@ static ext2_ino_t itable_first_ino(ext2_filsys fs, blk64_t b)
 	return 0;
 }
 
-static blk64_t itable_block_of(ext2_filsys fs, ext2_ino_t ino)
+blk64_t ord_itable_block_of(ext2_filsys fs, ext2_ino_t ino)
 {
 	unsigned int ipb = fs->blocksize / EXT2_INODE_SIZE(fs->super);
 	dgrp_t g = (ino - 1) / fs->super->s_inodes_per_group;
@@ -310,172 +152,42 @@ static blk64_t itable_block_of(ext2_filsys fs, ext2_ino_t ino)
 	return ext2fs_inode_table_loc(fs, g) + idx / ipb;
 }
 
-/* ---- ahead blocks ------------------------------------------------------ */
-
-struct acopy {
-	blk64_t		fsblk, src;
-	uint64_t	hash;		/* of the unescaped copy */
-	uint32_t	flags;
-};
-
-static int acopy_cmp(const void *a, const void *b)
-{
-	const struct acopy *x = a, *y = b;
-
-	return x->fsblk < y->fsblk ? -1 : x->fsblk > y->fsblk;
-}
-
-static int acopy_src_cmp(const void *a, const void *b)
-{
-	const struct acopy *x = a, *y = b;
-
-	return x->src < y->src ? -1 : x->src > y->src;
-}
-
-/*
- * 64-bit content hash of a block (multiply-xorshift over 64-bit words).
- * Not a CRC: metadata_csum blocks carry their own crc32c, which makes any
- * CRC of them collide (the CRC of a message followed by its CRC is a
- * constant).
- */
-static uint64_t block_hash(const unsigned char *b, unsigned int bs)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL, w;
-	unsigned int i;
-
-	for (i = 0; i + 8 <= bs; i += 8) {
-		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
-/*
- * A block is ahead when its image copy equals one of its journaled copies
- * in the window (committed transactions).  Copies and image blocks are
- * read in large sorted chunks and compared by a 64-bit hash.
- */
-static errcode_t find_ahead(struct ctx *c)
-{
-	const struct e4_jscan *s = c->scan;
-	struct acopy *a = NULL;
-	size_t n = 0, na = 0, i, t, g, aa = 0;
-	errcode_t retval = 0;
-
-	for (i = 0; i < s->ncommitted; i++)
-		na += s->trans[i].ntags;
-	if (!na)
-		return 0;
-	retval = ext2fs_get_array(na, sizeof(*a), &a);
-	if (retval)
-		return retval;
-	for (i = 0; i < s->ncommitted; i++)
-		for (t = 0; t < s->trans[i].ntags; t++) {
-			const struct e4_jtag *tg = &s->trans[i].tags[t];
-
-			if (tg->csum_ok == 0 || tg->fsblk >= c->nblocks ||
-			    e4_journal_bmap(c->j, tg->jblk, &a[n].src))
-				continue;
-			a[n].fsblk = tg->fsblk;
-			a[n].flags = tg->flags;
-			a[n].hash = 0;
-			n++;
-		}
-	/* Hash the copies, reading runs of the journal. */
-	xsort(a, n, sizeof(*a), acopy_src_cmp);
-	for (i = 0; i < n; i = g) {
-		for (g = i + 1; g < n && g - i < CHUNK_BLOCKS &&
-		     a[g].src == a[g - 1].src + 1; g++)
-			;
-		if (io_channel_read_blk64(c->j->io, a[i].src, (int)(g - i),
-					  c->buf)) {
-			for (t = i; t < g; t++)
-				a[t].flags |= 0x80000000U;	/* unread */
-			continue;
-		}
-		for (t = i; t < g; t++) {
-			unsigned char *b = c->buf + (t - i) * c->bs;
-
-			if (a[t].flags & JBD2_FLAG_ESCAPE)
-				e4_put_be32(b, JBD2_MAGIC);
-			a[t].hash = block_hash(b, c->bs);
-		}
-	}
-	/* Hash the image copies, reading runs of the fs. */
-	xsort(a, n, sizeof(*a), acopy_cmp);
-	for (i = 0; i < n; ) {
-		size_t k = 0, u;
-		blk64_t first = a[i].fsblk;
-
-		/* distinct consecutive fs blocks starting at a[i] */
-		for (g = i; g < n && k < CHUNK_BLOCKS &&
-		     a[g].fsblk == first + k; k++)
-			while (g < n && a[g].fsblk == first + k)
-				g++;
-		if (io_channel_read_blk64(c->fs0->io, first, (int)k, c->buf)) {
-			i = g;
-			continue;
-		}
-		for (u = i; u < g; ) {
-			blk64_t b = a[u].fsblk;
-			uint64_t h = block_hash(c->buf + (b - first) * c->bs,
-						c->bs);
-			int eq = 0;
-
-			for (; u < g && a[u].fsblk == b; u++)
-				if (!(a[u].flags & 0x80000000U) &&
-				    a[u].hash == h)
-					eq = 1;
-			if (!eq)
-				continue;
-			retval = grow((void **)&c->ahead, &aa, c->nahead + 1,
-				      sizeof(*c->ahead));
-			if (retval)
-				goto out;
-			c->ahead[c->nahead++] = b;
-		}
-		i = g;
-	}
-out:
-	ext2fs_free_mem(&a);
-	return retval;
-}
-
-/* ---- states and bitmaps ------------------------------------------------ */
-
+/* Close the fs of @st; its map and overlay stay for the next state. */
 static void state_close(struct state *st)
 {
 	if (st->fs)
 		ext2fs_close_free(&st->fs);
-	e4_overlay_free(st->ov);
 	ext2fs_free_mem(&st->bb.buf);
 	ext2fs_free_mem(&st->ib.buf);
+	st->bb.g = st->ib.g = -1;
+}
+
+static void state_free(struct state *st)
+{
+	state_close(st);
+	e4_overlay_free(st->ov);
+	e4_state_free(&st->map);
 	memset(st, 0, sizeof(*st));
 }
 
-/* Open S_k; c->map holds S_(k-1)'s map on entry and S_k's on success
- * (state 0: the empty map). */
+/* Open S_k in @st: its map advanced (or set back) to k, an fs open on
+ * the overlay that serves it over the image's own channel. */
 static errcode_t state_open(struct ctx *c, size_t k, struct state *st)
 {
-	struct e4_ovl_ent *ents = NULL;
-	size_t n = 0;
 	errcode_t retval = 0;
 
-	memset(st, 0, sizeof(*st));
-	st->k = k;
-	st->bb.g = st->ib.g = -1;
-	if (k) {
-		retval = e4_overlay_map_next(c->j, &c->scan->trans[k - 1],
-					     c->map, c->nmap, &ents, &n);
+	state_close(st);
+	if (!st->ov) {
+		retval = e4_state_init(c->plan, &st->map);
+		if (!retval)
+			retval = e4_overlay_create(c->fs0->io, c->j->io, c->bs,
+						   c->nblocks, &st->map,
+						   &st->ov);
 		if (retval)
 			return retval;
-		ext2fs_free_mem(&c->map);
-		c->map = ents;
-		c->nmap = n;
 	}
-	retval = e4_overlay_create(c->image, c->j->io, c->bs, c->map,
-				   c->nmap, &st->ov);
+	st->k = k;
+	retval = e4_state_seek(&st->map, k);
 	if (!retval)
 		retval = e4_overlay_open_fs(st->ov, 0, &st->fs);
 	if (!retval && st->fs->blocksize != c->bs)
@@ -523,7 +235,7 @@ static int bitmap_test(struct state *st, int blocks, dgrp_t g,
 	return (bc->buf[bit >> 3] >> (bit & 7)) & 1;
 }
 
-static int block_used(struct state *st, blk64_t b)
+int ord_block_used(struct state *st, blk64_t b)
 {
 	ext2_filsys fs = st->fs;
 	dgrp_t g = ext2fs_group_of_blk2(fs, b);
@@ -531,7 +243,7 @@ static int block_used(struct state *st, blk64_t b)
 	return bitmap_test(st, 1, g, b - ext2fs_group_first_block2(fs, g));
 }
 
-static int inode_used(struct state *st, ext2_ino_t ino)
+int ord_inode_used(struct state *st, ext2_ino_t ino)
 {
 	ext2_filsys fs = st->fs;
 	ext2_ino_t ipg = fs->super->s_inodes_per_group;
@@ -539,30 +251,25 @@ static int inode_used(struct state *st, ext2_ino_t ino)
 	return bitmap_test(st, 0, (ino - 1) / ipg, (ino - 1) % ipg);
 }
 
-/* Inodes whose mappings the check looks at. */
-static int ino_checked(ext2_filsys fs, ext2_ino_t ino)
+/* Inodes whose mappings the check looks at: user files and directories,
+ * and the fs's own files whose blocks are not the journal. */
+int ord_ino_checked(ext2_filsys fs, ext2_ino_t ino)
 {
-	struct ext2_super_block *sb = fs->super;
+	int kind = e4_inode_kind(fs, ino);
 
-	if (ino == 0 || ino > sb->s_inodes_count)
-		return 0;
-	if (ino == sb->s_journal_inum || ino == EXT2_RESIZE_INO ||
-	    ino == EXT2_BAD_INO)
-		return 0;
-	return ino == EXT2_ROOT_INO || ino >= EXT2_FIRST_INO(sb) ||
-		ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
-		ino == sb->s_prj_quota_inum;
+	return kind == E4_INO_FILE || kind == E4_INO_ROOT ||
+		kind == E4_INO_QUOTA || kind == E4_INO_ORPHAN;
 }
 
+/* Inodes whose data the kernel journals (data=journal per inode, and the
+ * fs's own files): their journaled blocks are no data-ordering finding. */
 static int ino_exempt(ext2_filsys fs, ext2_ino_t ino,
 		      const struct ext2_inode *inode)
 {
-	struct ext2_super_block *sb = fs->super;
+	int kind = e4_inode_kind(fs, ino);
 
 	return (inode->i_flags & EXT3_JOURNAL_DATA_FL) ||
-		ino == sb->s_usr_quota_inum || ino == sb->s_grp_quota_inum ||
-		ino == sb->s_prj_quota_inum || ino == 3 || ino == 4 ||
-		ino == sb->s_journal_inum;
+		(kind != E4_INO_FILE && kind != E4_INO_ROOT);
 }
 
 /* Read inode @ino of @st into c->ibuf; 1 if it is live there. */
@@ -573,437 +280,11 @@ static int read_live(struct ctx *c, struct state *st, ext2_ino_t ino)
 
 	if (e4_read_inode(st->fs, ino, inode, EXT2_INODE_SIZE(st->fs->super)))
 		return 0;
-	if (!inode->i_links_count || inode_used(st, ino) != 1)
+	if (!inode->i_links_count || ord_inode_used(st, ino) != 1)
 		return 0;
 	t = inode->i_mode & LINUX_S_IFMT;
 	return t == LINUX_S_IFREG || t == LINUX_S_IFDIR || t == LINUX_S_IFLNK;
 }
-
-/* ---- mappings of an inode ---------------------------------------------- */
-
-static errcode_t add_run(struct imap *m, blk64_t l, blk64_t p, blk64_t len,
-			 int unwritten)
-{
-	struct run *r;
-	errcode_t retval;
-
-	if (m->n) {
-		r = &m->r[m->n - 1];
-		if (r->lblk + r->len == l && r->pblk + r->len == p &&
-		    r->unwritten == unwritten) {
-			r->len += len;
-			return 0;
-		}
-	}
-	retval = grow((void **)&m->r, &m->alloc, m->n + 1, sizeof(*m->r));
-	if (retval)
-		return retval;
-	r = &m->r[m->n++];
-	r->lblk = l;
-	r->pblk = p;
-	r->len = len;
-	r->unwritten = unwritten;
-	return 0;
-}
-
-static errcode_t add_tree(struct imap *m, blk64_t b)
-{
-	errcode_t retval;
-
-	retval = grow((void **)&m->tree, &m->talloc, m->ntree + 1,
-		      sizeof(*m->tree));
-	if (!retval)
-		m->tree[m->ntree++] = b;
-	return retval;
-}
-
-static int bi_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
-		 blk64_t ref_blk, int ref_offset, void *priv)
-{
-	struct imap *m = priv;
-
-	(void)fs;
-	(void)ref_blk;
-	(void)ref_offset;
-	m->err = blockcnt < 0 ? add_tree(m, *blocknr) :
-		add_run(m, (blk64_t)blockcnt, *blocknr, 1, 0);
-	return m->err ? BLOCK_ABORT : 0;
-}
-
-static int run_cmp(const void *a, const void *b)
-{
-	const struct run *x = a, *y = b;
-
-	return x->lblk < y->lblk ? -1 : x->lblk > y->lblk;
-}
-
-/* The mapping of inode @ino (already read into @inode) in @st. */
-static errcode_t get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
-			 struct ext2_inode *inode, struct imap *m)
-{
-	ext2_filsys fs = st->fs;
-	errcode_t retval = 0;
-	blk64_t itb;
-	size_t i;
-
-	m->n = m->ntree = 0;
-	m->err = 0;
-	itb = itable_block_of(fs, ino);
-	m->lost = !e4_overlay_lookup(st->ov, itb) && is_ahead(c, itb);
-	if ((inode->i_flags & EXT4_INLINE_DATA_FL) ||
-	    !ext2fs_inode_has_valid_blocks2(fs, inode))
-		return 0;
-	if (inode->i_flags & EXT4_EXTENTS_FL) {
-		ext2_extent_handle_t h;
-		struct ext2fs_extent e;
-
-		retval = ext2fs_extent_open2(fs, ino, inode, &h);
-		if (retval)
-			return retval;
-		retval = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &e);
-		while (!retval) {
-			if (e.e_flags & EXT2_EXTENT_FLAGS_LEAF) {
-				int uw = !!(e.e_flags &
-					    EXT2_EXTENT_FLAGS_UNINIT);
-
-				if (e.e_len && e.e_pblk)
-					retval = add_run(m, e.e_lblk, e.e_pblk,
-							 e.e_len, uw);
-			} else if (!(e.e_flags &
-				     EXT2_EXTENT_FLAGS_SECOND_VISIT)) {
-				retval = add_tree(m, e.e_pblk);
-			}
-			if (!retval)
-				retval = ext2fs_extent_get(h, EXT2_EXTENT_NEXT,
-							   &e);
-		}
-		ext2fs_extent_free(h);
-		if (retval == EXT2_ET_EXTENT_NO_NEXT)
-			retval = 0;
-	} else {
-		retval = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY,
-					       NULL, bi_cb, m);
-		if (!retval)
-			retval = m->err;
-	}
-	if (retval)
-		return retval;
-	xsort(m->r, m->n, sizeof(*m->r), run_cmp);
-	for (i = 0; i < m->ntree && !m->lost; i++)
-		if (!e4_overlay_lookup(st->ov, m->tree[i]) &&
-		    is_ahead(c, m->tree[i]))
-			m->lost = 1;
-	return 0;
-}
-
-/* The run of @m holding @l, or NULL. */
-static const struct run *find_run(const struct imap *m, blk64_t l)
-{
-	size_t lo = 0, hi = m->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->r[mid].lblk + m->r[mid].len <= l)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < m->n && m->r[lo].lblk <= l)
-		return &m->r[lo];
-	return NULL;
-}
-
-static void imap_free(struct imap *m)
-{
-	ext2fs_free_mem(&m->r);
-	ext2fs_free_mem(&m->tree);
-	memset(m, 0, sizeof(*m));
-}
-
-/* ---- seen mappings ----------------------------------------------------- */
-
-static int seen_cmp(const void *a, const void *b)
-{
-	const struct seen *x = a, *y = b;
-
-	if (x->ino != y->ino)
-		return x->ino < y->ino ? -1 : 1;
-	if (x->lblk != y->lblk)
-		return x->lblk < y->lblk ? -1 : 1;
-	return x->pblk < y->pblk ? -1 : x->pblk > y->pblk;
-}
-
-static int was_seen(struct ctx *c, ext2_ino_t ino, blk64_t l, blk64_t p)
-{
-	struct seen k = { ino, l, p };
-
-	return c->nseen &&
-		bsearch(&k, c->seen, c->nseen, sizeof(k), seen_cmp) != NULL;
-}
-
-/* Add this transaction's mappings to the sorted seen set: sort the few
- * pending ones, merge from the end. */
-static errcode_t merge_pending(struct ctx *c)
-{
-	size_t a, b, o;
-	errcode_t retval;
-
-	if (!c->npend)
-		return 0;
-	retval = grow((void **)&c->seen, &c->aseen, c->nseen + c->npend,
-		      sizeof(*c->seen));
-	if (retval)
-		return retval;
-	xsort(c->pend, c->npend, sizeof(*c->pend), seen_cmp);
-	a = c->nseen;
-	b = c->npend;
-	o = a + b;
-	while (b) {
-		if (a && seen_cmp(&c->seen[a - 1], &c->pend[b - 1]) > 0)
-			c->seen[--o] = c->seen[--a];
-		else
-			c->seen[--o] = c->pend[--b];
-	}
-	c->nseen += c->npend;
-	c->npend = 0;
-	return 0;
-}
-
-/* ---- findings ---------------------------------------------------------- */
-
-static errcode_t add_finding(struct ctx *c,
-			     const struct e4_order_finding *given)
-{
-	struct e4_order_report *rep = c->rep;
-	struct e4_order_finding fw = *given;
-	const struct e4_order_finding *f = &fw;
-	size_t i;
-	errcode_t retval;
-
-	/*
-	 * data=writeback promises no ordering of data against metadata
-	 * (Documentation/filesystems/ext4.rst, "data=writeback"): when the
-	 * caller says so explicitly, stale data exposed by a transaction is
-	 * a note, not a violation.  In auto mode it stays a violation.
-	 */
-	if (fw.kind == E4_ORD_STALE && rep->data_mode == E4_DATA_WRITEBACK &&
-	    rep->data_mode_src == E4_DMSRC_GIVEN)
-		fw.kind = E4_ORD_STALE_PERMITTED;
-
-	/* Extend a recent finding of the same kind when contiguous. */
-	for (i = rep->nf; i > c->tx_first_f && i + 4 > rep->nf; i--) {
-		struct e4_order_finding *p = &rep->f[i - 1];
-
-		if (p->kind == f->kind && p->has_tid == f->has_tid &&
-		    p->tid == f->tid && p->ino == f->ino &&
-		    p->prior_lost == f->prior_lost &&
-		    p->conversion == f->conversion &&
-		    p->evidence == f->evidence &&
-		    p->evid_tid == f->evid_tid &&
-		    p->other_ino == f->other_ino &&
-		    p->lblk + p->len == f->lblk &&
-		    p->pblk + p->len == f->pblk &&
-		    (f->kind != E4_ORD_DOUBLE_MAPPED ||
-		     p->other_lblk + p->len == f->other_lblk)) {
-			p->len += f->len;
-			p->stale_units += f->stale_units;
-			p->units += f->units;
-			goto count;
-		}
-	}
-	retval = grow((void **)&rep->f, &c->af, rep->nf + 1, sizeof(*rep->f));
-	if (retval)
-		return retval;
-	rep->f[rep->nf++] = *f;
-	if (f->kind < E4_ORD_NOTE_FIRST)
-		rep->violations++;
-	else if (f->kind != E4_ORD_MAPPING)
-		rep->notes++;
-count:
-	if (f->kind < E4_ORD_NOTE_FIRST) {
-		rep->violation_blocks += f->len;
-		if (f->has_tid && rep->ntx &&
-		    rep->tx[rep->ntx - 1].tid == f->tid)
-			rep->tx[rep->ntx - 1].violations += f->len;
-	}
-	return 0;
-}
-
-/* ---- checking a new segment -------------------------------------------- */
-
-struct seg {
-	uint32_t	tid;
-	ext2_ino_t	ino;
-	blk64_t		lblk, pblk, len;
-	int		conversion, prior_lost;
-};
-
-static errcode_t check_segment(struct ctx *c, struct state *st,
-			       const struct seg *s)
-{
-	struct e4_order_finding f;
-	blk64_t i, done;
-	errcode_t retval = 0;
-
-	memset(&f, 0, sizeof(f));
-	f.has_tid = 1;
-	f.tid = s->tid;
-	f.ino = s->ino;
-	f.conversion = s->conversion;
-	f.prior_lost = s->prior_lost;
-	for (i = 0; i < s->len && !retval; i += done) {
-		blk64_t p = s->pblk + i, n, b;
-		int used;
-
-		done = 1;
-		f.lblk = s->lblk + i;
-		f.pblk = p;
-		f.len = 1;
-		f.evidence = E4_EVID_NONE;
-		f.stale_units = f.units = 0;
-		if (p < c->fs0->super->s_first_data_block ||
-		    p >= c->nblocks) {
-			f.kind = E4_ORD_OUTSIDE_FS;
-			retval = add_finding(c, &f);
-			continue;
-		}
-		if (is_meta(c, p)) {
-			f.kind = E4_ORD_INTO_METADATA;
-			retval = add_finding(c, &f);
-			continue;
-		}
-		/* Read a chunk of in-fs, non-metadata blocks. */
-		for (n = 1; n < CHUNK_BLOCKS && i + n < s->len &&
-		     p + n < c->nblocks && !is_meta(c, p + n); n++)
-			;
-		done = n;
-		retval = io_channel_read_blk64(st->fs->io, p, (int)n, c->buf);
-		if (retval)
-			return retval;
-		for (b = 0; b < n && !retval; b++) {
-			const struct e4_ovl_ent *e;
-			unsigned char *d = c->buf + b * c->bs;
-			size_t stale;
-
-			f.lblk = s->lblk + i + b;
-			f.pblk = p + b;
-			f.stale_units = f.units = 0;
-			used = block_used(st, p + b);
-			if (used == 0) {
-				f.kind = E4_ORD_FREE_IN_BITMAP;
-				f.evidence = E4_EVID_NONE;
-				f.evid_tid = 0;
-				retval = add_finding(c, &f);
-				if (retval)
-					break;
-			}
-			e = e4_overlay_lookup(st->ov, p + b);
-			f.evidence = e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
-			f.evid_tid = e ? e->tid : 0;
-			stale = e4_stamp_block_stale(d, p + b, c->bs);
-			f.stale_units = stale;
-			f.units = e4_stamp_units(0, c->bs);
-			if (c->opts->list_mappings) {
-				f.kind = E4_ORD_MAPPING;
-				retval = add_finding(c, &f);
-				if (retval)
-					break;
-			}
-			if (stale)
-				f.kind = E4_ORD_STALE;
-			else if (c->rep->stamped)
-				continue;
-			else if (e4_block_is_zero(d, c->bs))
-				f.kind = E4_ORD_SUSPECT_ZERO;
-			else
-				f.kind = E4_ORD_UNVERIFIED;
-			retval = add_finding(c, &f);
-		}
-	}
-	return retval;
-}
-
-static errcode_t push_pending(struct ctx *c, ext2_ino_t ino, blk64_t l,
-			      blk64_t p)
-{
-	errcode_t retval;
-
-	retval = grow((void **)&c->pend, &c->apend, c->npend + 1,
-		      sizeof(*c->pend));
-	if (retval)
-		return retval;
-	c->pend[c->npend].ino = ino;
-	c->pend[c->npend].lblk = l;
-	c->pend[c->npend++].pblk = p;
-	return 0;
-}
-
-/* Diff the mappings @a (S_k) and @p (S_(k-1)) of @ino for Tk. */
-static errcode_t diff_inode(struct ctx *c, struct state *cur,
-			    struct e4_order_tx *tx, ext2_ino_t ino,
-			    const struct imap *a, const struct imap *p)
-{
-	struct seg s;
-	size_t i;
-	blk64_t b;
-	errcode_t retval = 0;
-
-	memset(&s, 0, sizeof(s));
-	s.tid = tx->tid;
-	s.ino = ino;
-	for (i = 0; i < a->n && !retval; i++) {
-		const struct run *r = &a->r[i];
-
-		for (b = 0; b < r->len && !retval; b++) {
-			blk64_t l = r->lblk + b, pb = r->pblk + b;
-			const struct run *q = find_run(p, l);
-			int same = q && q->pblk + (l - q->lblk) == pb;
-			int conv = 0, lost = p->lost;
-
-			if (r->unwritten) {
-				if (!same)
-					tx->new_unwritten++;
-				continue;
-			}
-			if (same && !q->unwritten) {
-				if (!lost || was_seen(c, ino, l, pb))
-					continue;
-			} else if (same) {
-				conv = 1;
-			} else if (lost && was_seen(c, ino, l, pb)) {
-				continue;
-			}
-			if (conv)
-				tx->conversions++;
-			else
-				tx->new_alloc++;
-			if (lost)
-				tx->prior_lost++;
-			retval = push_pending(c, ino, l, pb);
-			if (retval)
-				break;
-			if (s.len && s.lblk + s.len == l &&
-			    s.pblk + s.len == pb && s.conversion == conv &&
-			    s.prior_lost == lost) {
-				s.len++;
-				continue;
-			}
-			if (s.len)
-				retval = check_segment(c, cur, &s);
-			s.lblk = l;
-			s.pblk = pb;
-			s.len = 1;
-			s.conversion = conv;
-			s.prior_lost = lost;
-		}
-	}
-	if (!retval && s.len)
-		retval = check_segment(c, cur, &s);
-	return retval;
-}
-
-/* ---- per transaction --------------------------------------------------- */
 
 static int ino_cmp(const void *a, const void *b)
 {
@@ -1023,28 +304,6 @@ static errcode_t add_touched(struct ctx *c, ext2_ino_t ino)
 	return retval;
 }
 
-static errcode_t add_pruns(struct ctx *c, ext2_ino_t ino, int regular,
-			   const struct imap *m)
-{
-	size_t i;
-	errcode_t retval;
-
-	retval = grow((void **)&c->pr, &c->apr, c->npr + m->n, sizeof(*c->pr));
-	if (retval)
-		return retval;
-	for (i = 0; i < m->n; i++) {
-		struct prun *p = &c->pr[c->npr++];
-
-		p->pblk = m->r[i].pblk;
-		p->len = m->r[i].len;
-		p->lblk = m->r[i].lblk;
-		p->ino = ino;
-		p->unwritten = m->r[i].unwritten;
-		p->regular = regular;
-	}
-	return 0;
-}
-
 /* Process one touched inode of Tk. */
 static errcode_t do_inode(struct ctx *c, struct state *prev,
 			  struct state *cur, struct e4_order_tx *tx,
@@ -1056,11 +315,11 @@ static errcode_t do_inode(struct ctx *c, struct state *prev,
 	size_t i;
 	errcode_t retval;
 
-	if (!ino_checked(cur->fs, ino) || !read_live(c, cur, ino))
+	if (!ord_ino_checked(cur->fs, ino) || !read_live(c, cur, ino))
 		return 0;
 	regular = LINUX_S_ISREG(inode->i_mode);
 	exempt = ino_exempt(cur->fs, ino, inode);
-	if (get_map(c, cur, ino, inode, a))
+	if (ord_get_map(c, cur, ino, inode, a))
 		return 0;	/* unreadable in S_k: nothing to diff */
 	tx->touched++;
 	for (i = 0; i < a->ntree; i++)
@@ -1070,157 +329,20 @@ static errcode_t do_inode(struct ctx *c, struct state *prev,
 				  cand] = 1;
 	p->n = p->ntree = 0;
 	if (read_live(c, prev, ino)) {
-		if (get_map(c, prev, ino, inode, p)) {
+		if (ord_get_map(c, prev, ino, inode, p)) {
 			p->n = 0;
 			p->lost = 1;
 		}
 	} else {
-		blk64_t itb = itable_block_of(prev->fs, ino);
+		blk64_t itb = ord_itable_block_of(prev->fs, ino);
 
-		p->lost = !e4_overlay_lookup(prev->ov, itb) &&
-			is_ahead(c, itb);
+		p->lost = !e4_state_lookup(&prev->map, itb) &&
+			ord_is_ahead(c, itb);
 	}
-	retval = add_pruns(c, ino, regular && !exempt, a);
+	retval = ord_add_pruns(c, ino, regular && !exempt, a);
 	if (retval)
 		return retval;
-	return diff_inode(c, cur, tx, ino, a, p);
-}
-
-static int prun_cmp(const void *a, const void *b)
-{
-	const struct prun *x = a, *y = b;
-
-	return x->pblk < y->pblk ? -1 : x->pblk > y->pblk;
-}
-
-/* Visit every prun containing pblk @b: callback returns an errcode. */
-static errcode_t prun_each(struct ctx *c, blk64_t b,
-			   errcode_t (*fn)(struct ctx *, const struct prun *,
-					   blk64_t, void *), void *arg)
-{
-	size_t lo = 0, hi = c->npr;
-	errcode_t retval;
-
-	while (lo < hi) {	/* first run with pblk > b */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->pr[mid].pblk <= b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo > 0 && c->prmax[lo - 1] > b) {
-		const struct prun *r = &c->pr[--lo];
-
-		if (r->pblk <= b && b < r->pblk + r->len) {
-			retval = fn(c, r, b, arg);
-			if (retval)
-				return retval;
-		}
-	}
-	return 0;
-}
-
-struct dm_arg {
-	const struct seen	*s;
-	uint32_t		tid;
-};
-
-static errcode_t dm_fn(struct ctx *c, const struct prun *r, blk64_t b,
-		       void *arg)
-{
-	struct dm_arg *d = arg;
-	struct e4_order_finding f;
-	blk64_t l = r->lblk + (b - r->pblk);
-
-	if (r->ino == d->s->ino && l == d->s->lblk)
-		return 0;	/* itself */
-	memset(&f, 0, sizeof(f));
-	f.kind = E4_ORD_DOUBLE_MAPPED;
-	f.has_tid = 1;
-	f.tid = d->tid;
-	f.ino = d->s->ino;
-	f.lblk = d->s->lblk;
-	f.pblk = b;
-	f.len = 1;
-	f.other_ino = r->ino;
-	f.other_lblk = l;
-	return add_finding(c, &f);
-}
-
-struct dj_arg {
-	uint32_t	tid;
-	int		found;
-};
-
-static errcode_t dj_fn(struct ctx *c, const struct prun *r, blk64_t b,
-		       void *arg)
-{
-	struct dj_arg *d = arg;
-	struct e4_order_finding f;
-
-	if (!r->regular || r->unwritten)
-		return 0;
-	d->found = 1;
-	c->data_journaled++;
-	if (!c->mode_explicit)
-		return 0;
-	memset(&f, 0, sizeof(f));
-	f.kind = E4_ORD_DATA_JOURNALED;
-	f.has_tid = 1;
-	f.tid = d->tid;
-	f.ino = r->ino;
-	f.lblk = r->lblk + (b - r->pblk);
-	f.pblk = b;
-	f.len = 1;
-	f.evidence = E4_EVID_JOURNAL;
-	f.evid_tid = d->tid;
-	return add_finding(c, &f);
-}
-
-/* Structural checks over the touched inodes' mappings in S_k. */
-static errcode_t cross_checks(struct ctx *c, const struct e4_jtrans *tr,
-			      struct e4_order_tx *tx, size_t pend_from)
-{
-	size_t i;
-	errcode_t retval;
-	blk64_t *tags = NULL;
-	size_t nt = 0;
-
-	if (!c->npr)
-		return 0;
-	xsort(c->pr, c->npr, sizeof(*c->pr), prun_cmp);
-	retval = ext2fs_get_array(c->npr, sizeof(*c->prmax), &c->prmax);
-	if (retval)
-		return retval;
-	for (i = 0; i < c->npr; i++) {
-		blk64_t e = c->pr[i].pblk + c->pr[i].len;
-
-		c->prmax[i] = (i && c->prmax[i - 1] > e) ? c->prmax[i - 1] : e;
-	}
-	for (i = pend_from; i < c->npend && !retval; i++) {
-		struct dm_arg d = { &c->pend[i], tx->tid };
-
-		retval = prun_each(c, c->pend[i].pblk, dm_fn, &d);
-	}
-	if (!retval && tr->ntags) {
-		retval = ext2fs_get_array(tr->ntags, sizeof(*tags), &tags);
-		for (i = 0; !retval && i < tr->ntags; i++)
-			if (tr->tags[i].csum_ok != 0)
-				tags[nt++] = tr->tags[i].fsblk;
-		if (!retval)
-			xsort(tags, nt, sizeof(*tags), blk_cmp);
-		for (i = 0; !retval && i < nt; i++) {
-			struct dj_arg d = { tx->tid, 0 };
-
-			if (i && tags[i] == tags[i - 1])
-				continue;
-			retval = prun_each(c, tags[i], dj_fn, &d);
-		}
-	}
-	ext2fs_free_mem(&tags);
-	ext2fs_free_mem(&c->prmax);
-	return retval;
+	return ord_diff_inode(c, cur, tx, ino, a, p);
 }
 
 /* Live inodes of @st outside c->touched whose tree holds a block of
@@ -1250,7 +372,7 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 	while (!ext2fs_get_next_inode_full(scan, &ino, inode, isz) && ino) {
 		int hit = 0;
 
-		if (!inode->i_links_count || !ino_checked(cur->fs, ino) ||
+		if (!inode->i_links_count || !ord_ino_checked(cur->fs, ino) ||
 		    (c->ntouched && bsearch(&ino, c->touched, c->ntouched,
 					    sizeof(ino), ino_cmp)))
 			continue;
@@ -1259,7 +381,7 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 		    !inode->i_block[EXT2_DIND_BLOCK] &&
 		    !inode->i_block[EXT2_TIND_BLOCK])
 			continue;
-		if (get_map(c, cur, ino, inode, a))
+		if (ord_get_map(c, cur, ino, inode, a))
 			continue;
 		for (i = 0; i < a->ntree && !hit; i++)
 			hit = in_sorted(left, nleft, a->tree[i]);
@@ -1276,180 +398,6 @@ out:
 	ext2fs_free_mem(&inode);
 	return retval;
 }
-
-/* ---- paths -------------------------------------------------------------- */
-
-struct path_ctx {
-	struct ctx	*c;
-	ext2_filsys	fs;
-	ext2_ino_t	dir;
-	size_t		from;
-};
-
-static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
-		   int offset, int blocksize, char *buf, void *priv)
-{
-	struct path_ctx *pc = priv;
-	struct e4_order_report *rep = pc->c->rep;
-	int len = ext2fs_dirent_name_len(dirent);
-	char *dname = NULL, *path;
-	size_t i;
-
-	(void)dir;
-	(void)entry;
-	(void)offset;
-	(void)blocksize;
-	(void)buf;
-	if (!dirent->inode || (len == 1 && dirent->name[0] == '.') ||
-	    (len == 2 && dirent->name[0] == '.' && dirent->name[1] == '.'))
-		return 0;
-	for (i = pc->from; i < rep->nf; i++) {
-		struct e4_order_finding *f = &rep->f[i];
-
-		if (f->ino != dirent->inode || f->path)
-			continue;
-		if (!dname && ext2fs_get_pathname(pc->fs, pc->dir, 0, &dname))
-			return 0;
-		if (ext2fs_get_mem(strlen(dname) + len + 2, &path))
-			break;
-		sprintf(path, "%s%s%.*s", dname,
-			strcmp(dname, "/") ? "/" : "", len, dirent->name);
-		f->path = path;
-	}
-	ext2fs_free_mem(&dname);
-	return 0;
-}
-
-/* Name the inodes of findings[from..) in @fs (one pass over directories). */
-static void resolve_paths(struct ctx *c, ext2_filsys fs, size_t from)
-{
-	struct path_ctx pc = { c, fs, 0, from };
-	ext2_inode_scan scan;
-	ext2_ino_t ino;
-	struct ext2_inode inode;
-	size_t i;
-	int need = 0;
-
-	for (i = from; i < c->rep->nf; i++)
-		if (c->rep->f[i].kind < E4_ORD_NOTE_FIRST)
-			need = 1;
-	if (!need || ext2fs_open_inode_scan(fs, 0, &scan))
-		return;
-	while (!ext2fs_get_next_inode(scan, &ino, &inode) && ino) {
-		if (!inode.i_links_count || !LINUX_S_ISDIR(inode.i_mode) ||
-		    (inode.i_flags & EXT4_INLINE_DATA_FL))
-			continue;
-		pc.dir = ino;
-		ext2fs_dir_iterate2(fs, ino, 0, NULL, path_cb, &pc);
-	}
-	ext2fs_close_inode_scan(scan);
-}
-
-/* ---- stamp detection and the outside-window check ---------------------- */
-
-static int detect_stamp(struct ctx *c, struct state *st)
-{
-	ext2_filsys fs = st->fs;
-	dgrp_t g;
-
-	for (g = 0; g < fs->group_desc_count; g++) {
-		blk64_t first = ext2fs_group_first_block2(fs, g);
-		blk64_t last = ext2fs_group_last_block2(fs, g), b;
-		int tried = 0;
-		blk64_t step = (last - first) / 61 + 1;
-
-		for (b = first; b <= last && tried < 64; b += step) {
-			if (is_meta(c, b) || block_used(st, b) != 0)
-				continue;
-			tried++;
-			if (io_channel_read_blk64(fs->io, b, 1, c->buf))
-				continue;
-			if (e4_stamp_block_stale(c->buf, b, c->bs))
-				return 1;
-		}
-	}
-	return 0;
-}
-
-static errcode_t check_outside(struct ctx *c, struct state *st)
-{
-	ext2_filsys fs = st->fs;
-	ext2_inode_scan scan;
-	ext2_ino_t ino;
-	struct ext2_inode *inode;
-	unsigned int isz = EXT2_INODE_SIZE(fs->super);
-	struct imap m;
-	struct e4_order_finding f;
-	errcode_t retval;
-	size_t i, from = c->rep->nf;
-
-	memset(&m, 0, sizeof(m));
-	retval = ext2fs_get_memzero(isz, &inode);
-	if (retval)
-		return retval;
-	retval = ext2fs_open_inode_scan(fs, 0, &scan);
-	if (retval) {
-		ext2fs_free_mem(&inode);
-		return retval;
-	}
-	c->tx_first_f = c->rep->nf;
-	while (!ext2fs_get_next_inode_full(scan, &ino, inode, isz) && ino) {
-		if (!inode->i_links_count || !ino_checked(fs, ino) ||
-		    inode_used(st, ino) != 1)
-			continue;
-		if (get_map(c, st, ino, inode, &m))
-			continue;
-		for (i = 0; i < m.n; i++) {
-			const struct run *r = &m.r[i];
-			blk64_t b, n, x;
-
-			if (r->unwritten)
-				continue;
-			for (b = 0; b < r->len; b += n) {
-				n = r->len - b;
-				if (n > CHUNK_BLOCKS)
-					n = CHUNK_BLOCKS;
-				if (r->pblk + b + n > c->nblocks ||
-				    io_channel_read_blk64(fs->io, r->pblk + b,
-							  (int)n, c->buf))
-					break;
-				c->rep->outside_blocks += n;
-				for (x = 0; x < n; x++) {
-					blk64_t p = r->pblk + b + x;
-					blk64_t l = r->lblk + b + x;
-					size_t s = e4_stamp_block_stale(
-						c->buf + x * c->bs, p, c->bs);
-
-					if (!s || was_seen(c, ino, l, p))
-						continue;
-					memset(&f, 0, sizeof(f));
-					f.kind = E4_ORD_STALE_OUTSIDE;
-					f.ino = ino;
-					f.lblk = l;
-					f.pblk = p;
-					f.len = 1;
-					f.evidence = e4_overlay_lookup(st->ov,
-								       p) ?
-						E4_EVID_JOURNAL : E4_EVID_IMAGE;
-					f.stale_units = s;
-					f.units = e4_stamp_units(0, c->bs);
-					retval = add_finding(c, &f);
-					if (retval)
-						goto out;
-				}
-			}
-		}
-	}
-	c->rep->outside_checked = 1;
-	resolve_paths(c, fs, from);
-out:
-	ext2fs_close_inode_scan(scan);
-	imap_free(&m);
-	ext2fs_free_mem(&inode);
-	return retval;
-}
-
-/* ---- the check ---------------------------------------------------------- */
 
 static errcode_t check_tx(struct ctx *c, struct state *prev,
 			  struct state *cur, const struct e4_jtrans *tr,
@@ -1478,7 +426,7 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 
 		if (tr->tags[i].csum_ok == 0 || b >= c->nblocks)
 			continue;
-		if (is_ahead(c, b))	/* tags of one transaction are unique */
+		if (ord_is_ahead(c, b))	/* tags of one transaction are unique */
 			tx->ahead++;
 		first = itable_first_ino(cur->fs, b);
 		if (first) {
@@ -1487,7 +435,7 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 					retval = add_touched(c, first + x);
 			continue;
 		}
-		if (!is_meta(c, b))
+		if (!ord_is_meta(c, b))
 			cand[ncand++] = b;
 	}
 	if (retval)
@@ -1531,22 +479,35 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 	if (nleft)
 		retval = find_owners(c, prev, cur, tx, left, nleft, &a, &p);
 	if (!retval)
-		retval = cross_checks(c, tr, tx, pend_from);
+		retval = ord_cross_checks(c, tr, tx, pend_from);
 	if (!retval && tx->violations)
-		resolve_paths(c, cur->fs, c->tx_first_f);
+		ord_resolve_paths(c, cur->fs, c->tx_first_f);
 out:
-	imap_free(&a);
-	imap_free(&p);
+	ord_imap_free(&a);
+	ord_imap_free(&p);
 	ext2fs_free_mem(&cand);
 	ext2fs_free_mem(&left);
 	ext2fs_free_mem(&expl);
 	return retval;
 }
 
+/*
+ * The first read error the channels below the states met inside the
+ * image: libext2fs skips or renames what it could not read, and a check
+ * that missed blocks must end in an error, not in a verdict.
+ */
+static errcode_t states_io_error(const struct state *slot)
+{
+	errcode_t err = slot[0].ov ? e4_overlay_error(slot[0].ov) : 0;
+
+	if (!err && slot[1].ov)
+		err = e4_overlay_error(slot[1].ov);
+	return err;
+}
+
 static void ctx_free(struct ctx *c)
 {
 	ext2fs_free_mem(&c->meta);
-	ext2fs_free_mem(&c->map);
 	ext2fs_free_mem(&c->ahead);
 	ext2fs_free_mem(&c->seen);
 	ext2fs_free_mem(&c->pend);
@@ -1557,40 +518,27 @@ static void ctx_free(struct ctx *c)
 	ext2fs_free_mem(&c->ibuf);
 }
 
-void e4_order_report_free(struct e4_order_report *rep)
-{
-	size_t i;
-
-	if (!rep)
-		return;
-	for (i = 0; i < rep->nf; i++)
-		ext2fs_free_mem(&rep->f[i].path);
-	ext2fs_free_mem(&rep->f);
-	ext2fs_free_mem(&rep->tx);
-	ext2fs_free_mem(&rep);
-}
-
-errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
-			 const struct e4_jscan *scan,
+errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			 const struct e4_order_opts *opts,
 			 struct e4_order_report **ret)
 {
 	struct ctx c;
 	struct e4_order_report *rep = NULL;
-	struct state prev, cur;
+	const struct e4_jscan *scan = plan->scan;
+	e4_journal_t j = plan->j;
+	struct state slot[2], *prev = &slot[0], *cur = &slot[1], *tmp;
 	size_t n, k;
 	errcode_t retval;
 	unsigned int defm;
 
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
-	memset(&prev, 0, sizeof(prev));
-	memset(&cur, 0, sizeof(cur));
+	memset(slot, 0, sizeof(slot));
 	if (ext2fs_has_feature_bigalloc(fs->super))
 		return E4_ERR_BIGALLOC;
 	c.fs0 = fs;
 	c.j = j;
-	c.image = image;
+	c.plan = plan;
 	c.scan = scan;
 	c.opts = opts;
 	c.bs = fs->blocksize;
@@ -1608,9 +556,9 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		goto out;
 
 	/* Transactions to check. */
-	n = scan->ncommitted;
+	n = plan->ntx;
 	if (opts->has_upto) {
-		for (n = 0; n < scan->ncommitted &&
+		for (n = 0; n < plan->ntx &&
 		     e4_tid_geq(opts->upto, scan->trans[n].tid); n++)
 			;
 		if (!n || scan->trans[n - 1].tid != opts->upto) {
@@ -1621,14 +569,14 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 	rep->journal_corrupt = scan->corrupt;
 	if (j->jsb.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
 		rep->fc_blocks = e4_jsb_fc_blocks(j->sb);
-		warn(rep, "fast-commit area (%u blocks, %u holding tags) not "
+		ord_warn(rep, "fast-commit area (%u blocks, %u holding tags) not "
 		     "checked", rep->fc_blocks, scan->fc_blocks_used);
 	}
 	if (scan->fail)
-		warn(rep, "the kernel's recovery of this journal fails (%s): "
+		ord_warn(rep, "the kernel's recovery of this journal fails (%s): "
 		     "it replays nothing", error_message(scan->fail));
 	if (scan->corrupt)
-		warn(rep, "journal corruption: the scan stopped (%s at "
+		ord_warn(rep, "journal corruption: the scan stopped (%s at "
 		     "jblock %llu); checked what was committed",
 		     e4_scan_stop_name(scan->stop),
 		     (unsigned long long)scan->stop_jblk);
@@ -1653,7 +601,7 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 
 	retval = build_meta(&c);
 	if (!retval)
-		retval = find_ahead(&c);
+		retval = ord_find_ahead(&c);
 	if (retval)
 		goto out;
 	if (n) {
@@ -1662,11 +610,14 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 			goto out;
 	}
 
-	retval = state_open(&c, 0, &prev);
+	retval = state_open(&c, 0, prev);
 	if (retval)
 		goto out;	/* the image itself is unreadable */
 	rep->stamped = opts->stamped >= 0 ? opts->stamped :
-		detect_stamp(&c, &prev);
+		ord_detect_stamp(&c, prev);
+	retval = states_io_error(slot);
+	if (retval)
+		goto out;
 
 	for (k = 1; k <= n; k++) {
 		const struct e4_jtrans *tr = &scan->trans[k - 1];
@@ -1680,21 +631,27 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		tx->jblocks = tr->ntags;
 		tx->revokes = tr->nrevokes;
 		c.tx_first_f = rep->nf;
-		err = state_open(&c, k, &cur);
+		err = state_open(&c, k, cur);
+		retval = states_io_error(slot);
+		if (retval)
+			goto out;	/* not the state's content: the disk */
 		if (err) {
 			tx->unreadable = 1;
-			warn(rep, "state after tid %u unreadable (%s): not "
+			ord_warn(rep, "state after tid %u unreadable (%s): not "
 			     "checked", tr->tid, error_message(err));
 			continue;
 		}
-		retval = check_tx(&c, &prev, &cur, tr, tx);
+		retval = check_tx(&c, prev, cur, tr, tx);
 		if (!retval)
-			retval = merge_pending(&c);
+			retval = ord_merge_pending(&c);
+		if (!retval)
+			retval = states_io_error(slot);
 		if (retval)
 			goto out;
-		state_close(&prev);
+		state_close(prev);
+		tmp = prev;
 		prev = cur;
-		memset(&cur, 0, sizeof(cur));
+		cur = tmp;
 	}
 	if (rep->data_mode == E4_DATA_AUTO)
 		rep->data_mode = c.data_journaled ? E4_DATA_JOURNAL :
@@ -1703,10 +660,12 @@ errcode_t e4_order_check(ext2_filsys fs, e4_journal_t j, const char *image,
 		rep->data_mode_src = E4_DMSRC_INFERRED;
 
 	if (opts->outside > 0 || (opts->outside < 0 && rep->stamped))
-		retval = check_outside(&c, &prev);
+		retval = ord_check_outside(&c, prev);
+	if (!retval)
+		retval = states_io_error(slot);
 out:
-	state_close(&prev);
-	state_close(&cur);
+	state_free(&slot[0]);
+	state_free(&slot[1]);
 	ctx_free(&c);
 	if (retval) {
 		e4_order_report_free(rep);

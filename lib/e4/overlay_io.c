@@ -1,24 +1,24 @@
 /*
- * overlay_io.c --- the "e4overlay" io_manager: a read-only view of an image
- * in which the fs blocks of a map are served from copies on a source
- * channel (journal copies, unescaped) and everything else from the image.
- * With the map of state S_k, libext2fs reads the image as if committed
- * transactions T1..Tk had been replayed, without copying or writing it.
- *
- * Rules for S_k: kernel fs/jbd2/recovery.c (PASS_REVOKE, PASS_REPLAY:
- * jbd2_journal_test_revoke() cancels copies from tids <= the revoke's tid;
- * an escaped block gets JBD2_MAGIC back in its first 4 bytes; a block whose
- * tag checksum fails is not replayed).
+ * overlay_io.c --- the "e4overlay" io_manager: a read-only io_channel
+ * stacked on a backing channel it is given (the fs's own fs->io, a mem_io
+ * channel, a write-log device), serving the fs blocks of a replayed state
+ * (plan.c's struct e4_state) from their logged copies on a source channel
+ * (the journal's, unescaped) and every other byte from the backing
+ * channel.  With the map of state S_k, libext2fs reads the image as if
+ * committed transactions T1..Tk had been replayed, without copying or
+ * writing it.  The overlay knows no jbd2 rule (plan.c decides which copy
+ * serves a block) and no other io_manager: it never opens anything.
  *
  * Channel naming: libext2fs opens channels by name, so the overlay's name
  * is "e4overlay:0x<address of the overlay>", checked against a magic
  * number on open: no global registry.  Modelled on the way e2fsprogs'
- * test_io/undo_io wrap a backing channel (own code).
+ * undo_io/test_io stack on a backing channel (own code).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,104 +29,73 @@
 
 struct e4_overlay {
 	uint64_t		magic;
-	char			*image;		/* backing image path */
-	io_channel		src;		/* copies are here; not owned */
+	io_channel		backing;	/* the image; not owned */
+	io_channel		src;		/* the copies; not owned */
 	unsigned int		blocksize;	/* fs block size, bytes */
-	struct e4_ovl_ent	*ents;		/* sorted by fsblk, unique */
-	size_t			n;
+	const struct e4_state	*st;		/* the map; not owned */
+	uint64_t		limit;		/* bytes of the image; 0: ? */
+	errcode_t		io_error;	/* first failed read below */
 	char			name[48];
 };
 
 struct ovl_priv {
 	e4_overlay_t	ov;
-	io_channel	img;		/* the image, read-only */
 	unsigned char	*tmp;		/* one fs block */
 };
 
-static int ent_cmp(const void *a, const void *b)
+errcode_t e4_chan_pread(io_channel io, uint64_t off, uint64_t len, void *buf)
 {
-	const struct e4_ovl_ent *x = a, *y = b;
+	uint64_t bs = (unsigned int)io->block_size, first, n;
+	unsigned char *b;
+	errcode_t retval;
 
-	if (x->fsblk != y->fsblk)
-		return x->fsblk < y->fsblk ? -1 : 1;
-	return 0;
+	if (!len)
+		return 0;
+	if (!bs)
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (off % bs == 0 && len % bs == 0 && len / bs <= INT_MAX)
+		return io_channel_read_blk64(io, off / bs, (int)(len / bs),
+					     buf);
+	if (off % bs == 0 && len <= INT_MAX)
+		return io_channel_read_blk64(io, off / bs, -(int)len, buf);
+	/* Not aligned to the channel's blocks: read the blocks around. */
+	first = off / bs;
+	n = (off + len - 1) / bs - first + 1;
+	if (n > INT_MAX / bs)
+		return EXT2_ET_INVALID_ARGUMENT;
+	retval = ext2fs_get_mem(n * bs, &b);
+	if (retval)
+		return retval;
+	retval = io_channel_read_blk64(io, first, (int)n, b);
+	if (!retval)
+		memcpy(buf, b + (off - first * bs), len);
+	ext2fs_free_mem(&b);
+	return retval;
 }
 
-/* Stable sort by fsblk keeping the last of equal keys: sort (key, index). */
-struct ent_idx {
-	struct e4_ovl_ent	e;
-	size_t			idx;
-};
-
-static int ent_idx_cmp(const void *a, const void *b)
-{
-	const struct ent_idx *x = a, *y = b;
-	int c = ent_cmp(&x->e, &y->e);
-
-	if (c)
-		return c;
-	return x->idx < y->idx ? -1 : (x->idx > y->idx);
-}
-
-errcode_t e4_overlay_create(const char *image, io_channel src,
-			    unsigned int blocksize,
-			    const struct e4_ovl_ent *ents, size_t n,
-			    e4_overlay_t *ret)
+errcode_t e4_overlay_create(io_channel backing, io_channel src,
+			    unsigned int blocksize, blk64_t nblocks,
+			    const struct e4_state *st, e4_overlay_t *ret)
 {
 	e4_overlay_t ov;
-	struct ent_idx *tmp = NULL;
 	errcode_t retval;
-	size_t i, m;
 
 	*ret = NULL;
-	if (!image || (n && !src) || blocksize < 1024 ||
+	if (!backing || (st && st->n && !src) || blocksize < 1024 ||
 	    (blocksize & (blocksize - 1)))
 		return EXT2_ET_INVALID_ARGUMENT;
 	retval = ext2fs_get_memzero(sizeof(*ov), &ov);
 	if (retval)
 		return retval;
 	ov->magic = E4_OVERLAY_MAGIC;
+	ov->backing = backing;
 	ov->src = src;
 	ov->blocksize = blocksize;
-	retval = ext2fs_get_mem(strlen(image) + 1, &ov->image);
-	if (retval)
-		goto fail;
-	strcpy(ov->image, image);
-	for (i = 1; i < n && ents[i - 1].fsblk < ents[i].fsblk; i++)
-		;
-	if (n && i == n) {	/* already sorted and unique */
-		retval = ext2fs_get_array(n, sizeof(*ov->ents), &ov->ents);
-		if (retval)
-			goto fail;
-		memcpy(ov->ents, ents, n * sizeof(*ents));
-		ov->n = n;
-	} else if (n) {
-		retval = ext2fs_get_array(n, sizeof(*tmp), &tmp);
-		if (retval)
-			goto fail;
-		retval = ext2fs_get_array(n, sizeof(*ov->ents), &ov->ents);
-		if (retval)
-			goto fail;
-		for (i = 0; i < n; i++) {
-			tmp[i].e = ents[i];
-			tmp[i].idx = i;
-		}
-		qsort(tmp, n, sizeof(*tmp), ent_idx_cmp);
-		for (i = 0, m = 0; i < n; i++) {
-			if (i + 1 < n && tmp[i + 1].e.fsblk == tmp[i].e.fsblk)
-				continue;	/* a later entry wins */
-			ov->ents[m++] = tmp[i].e;
-		}
-		ov->n = m;
-		ext2fs_free_mem(&tmp);
-	}
+	ov->limit = (uint64_t)nblocks * blocksize;
+	ov->st = st;
 	snprintf(ov->name, sizeof(ov->name), "e4overlay:%p", (void *)ov);
 	*ret = ov;
 	return 0;
-fail:
-	ext2fs_free_mem(&tmp);
-	e4_overlay_free(ov);
-	return retval;
 }
 
 void e4_overlay_free(e4_overlay_t ov)
@@ -134,8 +103,6 @@ void e4_overlay_free(e4_overlay_t ov)
 	if (!ov)
 		return;
 	ov->magic = 0;
-	ext2fs_free_mem(&ov->image);
-	ext2fs_free_mem(&ov->ents);
 	ext2fs_free_mem(&ov);
 }
 
@@ -144,33 +111,32 @@ const char *e4_overlay_name(e4_overlay_t ov)
 	return ov->name;
 }
 
-const struct e4_ovl_ent *e4_overlay_lookup(e4_overlay_t ov, blk64_t fsblk)
+errcode_t e4_overlay_error(e4_overlay_t ov)
 {
-	size_t lo = 0, hi = ov->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ov->ents[mid].fsblk < fsblk)
-			lo = mid + 1;
-		else if (ov->ents[mid].fsblk > fsblk)
-			hi = mid;
-		else
-			return &ov->ents[mid];
-	}
-	return NULL;
+	return ov->io_error;
 }
 
-errcode_t e4_overlay_read_copy(e4_overlay_t ov, const struct e4_ovl_ent *ent,
-			       void *buf)
+/* Keep the first error of a read the image should have served. */
+static errcode_t note(e4_overlay_t ov, errcode_t err)
 {
+	if (err && !ov->io_error)
+		ov->io_error = err;
+	return err;
+}
+
+/* Read @run copies starting at @e (contiguous on the source) into @d. */
+static errcode_t read_copies(e4_overlay_t ov, const struct e4_copy *e,
+			     size_t run, unsigned char *d)
+{
+	uint64_t bs = ov->blocksize;
+	size_t x;
 	errcode_t retval;
 
-	retval = io_channel_read_blk64(ov->src, ent->src_blk, 1, buf);
+	retval = e4_chan_pread(ov->src, e->src_blk * bs, run * bs, d);
 	if (retval)
-		return retval;
-	if (ent->flags & E4_OVL_ESCAPED)
-		e4_put_be32(buf, JBD2_MAGIC);
+		return note(ov, retval);
+	for (x = 0; x < run; x++)
+		e4_jblock_unescape(d + x * bs, e[x].flags & E4_COPY_ESCAPED);
 	return 0;
 }
 
@@ -201,11 +167,6 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 	retval = ext2fs_get_mem(ov->blocksize, &priv->tmp);
 	if (retval)
 		goto fail;
-	/* An in-memory image (mem_io.c, tests and fuzzing) by its name. */
-	retval = (strncmp(ov->image, "e4mem:", 6) ? unix_io_manager :
-		  e4_mem_io_manager)->open(ov->image, 0, &priv->img);
-	if (retval)
-		goto fail;
 	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
 	if (retval)
 		goto fail;
@@ -218,14 +179,9 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 	*channel = io;
 	return 0;
 fail:
-	if (priv) {
-		if (priv->img)
-			io_channel_close(priv->img);
+	if (priv)
 		ext2fs_free_mem(&priv->tmp);
-		ext2fs_free_mem(&priv);
-	}
-	if (io)
-		ext2fs_free_mem(&io->name);
+	ext2fs_free_mem(&priv);
 	ext2fs_free_mem(&io);
 	return retval;
 }
@@ -236,8 +192,6 @@ static errcode_t ovl_close(io_channel channel)
 
 	if (--channel->refcount > 0)
 		return 0;
-	if (priv->img)
-		io_channel_close(priv->img);
 	ext2fs_free_mem(&priv->tmp);
 	ext2fs_free_mem(&priv);
 	ext2fs_free_mem(&channel->name);
@@ -247,13 +201,9 @@ static errcode_t ovl_close(io_channel channel)
 
 static errcode_t ovl_set_blksize(io_channel channel, int blksize)
 {
-	struct ovl_priv *priv = channel->private_data;
-	errcode_t retval;
-
-	retval = io_channel_set_blksize(priv->img, blksize);
-	if (retval)
-		return retval;
-	channel->block_size = blksize;
+	if (blksize <= 0)
+		return EXT2_ET_INVALID_ARGUMENT;
+	channel->block_size = blksize;	/* the backing channel keeps its own */
 	return 0;
 }
 
@@ -262,59 +212,44 @@ static errcode_t ovl_read_blk64(io_channel channel, unsigned long long block,
 {
 	struct ovl_priv *priv = channel->private_data;
 	e4_overlay_t ov = priv->ov;
+	const struct e4_state *st = ov->st;
 	uint64_t off, size, bs = ov->blocksize;
-	size_t lo, hi;
+	size_t lo, n = st ? st->n : 0;
 	errcode_t retval;
 
-	retval = io_channel_read_blk64(priv->img, block, count, data);
-	if (retval)
-		return retval;
-	if (!ov->n)
-		return 0;
 	size = count < 0 ? (uint64_t)-(int64_t)count :
 		(uint64_t)count * channel->block_size;
 	off = block * (uint64_t)channel->block_size;
-	if (!size)
-		return 0;
+	retval = e4_chan_pread(ov->backing, off, size, data);
+	if (retval && (!ov->limit || off + size <= ov->limit))
+		note(ov, retval);	/* not a garbage pointer past the end */
+	if (retval || !n || !size)
+		return retval;
 	/* First map entry at or after the fs block holding @off. */
-	lo = 0;
-	hi = ov->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ov->ents[mid].fsblk < off / bs)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo < ov->n && ov->ents[lo].fsblk <= (off + size - 1) / bs) {
-		const struct e4_ovl_ent *e = &ov->ents[lo];
+	for (lo = e4_state_find(st, off / bs);
+	     lo < n && st->ents[lo].fsblk <= (off + size - 1) / bs;) {
+		const struct e4_copy *e = &st->ents[lo];
 		uint64_t bstart = e->fsblk * bs, from, to;
-		size_t run = 1, x;
+		size_t run = 1;
 
 		/* Whole blocks whose copies are contiguous: one read. */
 		if (bstart >= off) {
-			while (lo + run < ov->n &&
-			       ov->ents[lo + run].fsblk == e->fsblk + run &&
-			       ov->ents[lo + run].src_blk == e->src_blk + run &&
+			while (lo + run < n &&
+			       st->ents[lo + run].fsblk == e->fsblk + run &&
+			       st->ents[lo + run].src_blk == e->src_blk + run &&
 			       bstart + (run + 1) * bs <= off + size)
 				run++;
 		}
 		if (bstart >= off && bstart + run * bs <= off + size) {
-			unsigned char *d = (unsigned char *)data +
-				(bstart - off);
-
-			retval = io_channel_read_blk64(ov->src, e->src_blk,
-						       (int)run, d);
+			retval = read_copies(ov, e, run,
+					     (unsigned char *)data +
+					     (bstart - off));
 			if (retval)
 				return retval;
-			for (x = 0; x < run; x++)
-				if (ov->ents[lo + x].flags & E4_OVL_ESCAPED)
-					e4_put_be32(d + x * bs, JBD2_MAGIC);
 			lo += run;
 			continue;
 		}
-		retval = e4_overlay_read_copy(ov, e, priv->tmp);
+		retval = read_copies(ov, e, 1, priv->tmp);
 		if (retval)
 			return retval;
 		from = bstart > off ? bstart : off;
@@ -372,9 +307,10 @@ static errcode_t ovl_set_option(io_channel channel, const char *option,
 static errcode_t ovl_get_stats(io_channel channel, io_stats *stats)
 {
 	struct ovl_priv *priv = channel->private_data;
+	io_channel b = priv->ov->backing;
 
-	if (priv->img->manager->get_stats)
-		return priv->img->manager->get_stats(priv->img, stats);
+	if (b->manager->get_stats)
+		return b->manager->get_stats(b, stats);
 	return EXT2_ET_UNIMPLEMENTED;
 }
 
@@ -401,137 +337,4 @@ errcode_t e4_overlay_open_fs(e4_overlay_t ov, int flags, ext2_filsys *ret)
 	return ext2fs_open2(ov->name, NULL, (flags & ~EXT2_FLAG_RW) |
 			    EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS,
 			    0, 0, e4_overlay_io_manager, ret);
-}
-
-/* ---- the map of state S_k --------------------------------------------- */
-
-/* 1 if fs block @b holds part of the internal journal @j. */
-static int in_journal(e4_journal_t j, blk64_t b)
-{
-	size_t i;
-
-	if (j->external)
-		return 0;
-	for (i = 0; i < j->nruns; i++)
-		if (b >= j->runs[i].pblk &&
-		    b < j->runs[i].pblk + j->runs[i].len)
-			return 1;
-	return 0;
-}
-
-static int blk_cmp(const void *a, const void *b)
-{
-	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-errcode_t e4_overlay_map_next(e4_journal_t j, const struct e4_jtrans *tr,
-			      const struct e4_ovl_ent *prev, size_t nprev,
-			      struct e4_ovl_ent **ents, size_t *n)
-{
-	blk64_t nblocks = ext2fs_blocks_count(j->fs->super);
-	struct ent_idx *t = NULL;
-	struct e4_ovl_ent *out = NULL;
-	blk64_t *rev = NULL;
-	size_t nt = 0, nr = 0, i, a, b, m = 0, r = 0;
-	errcode_t retval;
-
-	*ents = NULL;
-	*n = 0;
-	if (tr->ntags) {
-		retval = ext2fs_get_array(tr->ntags, sizeof(*t), &t);
-		if (retval)
-			return retval;
-	}
-	for (i = 0; i < tr->ntags; i++) {
-		const struct e4_jtag *tag = &tr->tags[i];
-		blk64_t pblk;
-
-		if (tag->csum_ok == 0 || tag->fsblk >= nblocks ||
-		    in_journal(j, tag->fsblk))
-			continue;	/* not replayed */
-		retval = e4_journal_bmap(j, tag->jblk, &pblk);
-		if (retval)
-			goto out;
-		t[nt].e.fsblk = tag->fsblk;
-		t[nt].e.src_blk = pblk;
-		t[nt].e.jblk = tag->jblk;
-		t[nt].e.tid = tr->tid;
-		t[nt].e.flags = (tag->flags & JBD2_FLAG_ESCAPE) ?
-			E4_OVL_ESCAPED : 0;
-		t[nt].idx = i;
-		nt++;
-	}
-	if (nt > 1)
-		qsort(t, nt, sizeof(*t), ent_idx_cmp);
-	if (tr->nrevokes) {
-		retval = ext2fs_get_array(tr->nrevokes, sizeof(*rev), &rev);
-		if (retval)
-			goto out;
-		memcpy(rev, tr->revokes, tr->nrevokes * sizeof(*rev));
-		nr = tr->nrevokes;
-		qsort(rev, nr, sizeof(*rev), blk_cmp);
-	}
-	if (nprev + nt) {
-		retval = ext2fs_get_array(nprev + nt, sizeof(*out), &out);
-		if (retval)
-			goto out;
-	}
-	/* Merge; Tk's newest copy wins; a revoke of Tk cancels every copy
-	 * (all have tids <= Tk's). */
-	for (a = 0, b = 0; a < nprev || b < nt;) {
-		const struct e4_ovl_ent *e;
-
-		if (b < nt && b + 1 < nt && t[b + 1].e.fsblk == t[b].e.fsblk) {
-			b++;	/* a later tag of Tk for the same block */
-			continue;
-		}
-		if (b >= nt || (a < nprev && prev[a].fsblk < t[b].e.fsblk)) {
-			e = &prev[a++];
-		} else {
-			if (a < nprev && prev[a].fsblk == t[b].e.fsblk)
-				a++;
-			e = &t[b++].e;
-		}
-		while (r < nr && rev[r] < e->fsblk)
-			r++;
-		if (r < nr && rev[r] == e->fsblk)
-			continue;
-		out[m++] = *e;
-	}
-	*ents = out;
-	*n = m;
-	out = NULL;
-	retval = 0;
-out:
-	ext2fs_free_mem(&t);
-	ext2fs_free_mem(&rev);
-	ext2fs_free_mem(&out);
-	return retval;
-}
-
-errcode_t e4_overlay_map_state(e4_journal_t j, const struct e4_jscan *scan,
-			       size_t k, struct e4_ovl_ent **ents, size_t *n)
-{
-	struct e4_ovl_ent *cur = NULL, *next;
-	size_t ncur = 0, nnext, i;
-	errcode_t retval;
-
-	*ents = NULL;
-	*n = 0;
-	if (k > scan->ncommitted)
-		k = scan->ncommitted;
-	for (i = 0; i < k; i++) {
-		retval = e4_overlay_map_next(j, &scan->trans[i], cur, ncur,
-					     &next, &nnext);
-		ext2fs_free_mem(&cur);
-		if (retval)
-			return retval;
-		cur = next;
-		ncur = nnext;
-	}
-	*ents = cur;
-	*n = ncur;
-	return 0;
 }

@@ -1,9 +1,9 @@
 /*
- * replay.c --- write the committed transactions of a scanned jbd2 log to
- * the file system (each fs block once, its newest surviving copy), then
- * mark the journal empty and the fs recovered as e2fsck does.
+ * replay.c --- write a replay plan (plan.c: each fs block once, its newest
+ * surviving copy) to the file system, then mark the journal empty and the
+ * fs recovered as e2fsck does; reload an open fs after replay.
  *
- * Source: fs/jbd2/recovery.c PASS_REVOKE / PASS_REPLAY and
+ * Source: fs/jbd2/recovery.c PASS_REPLAY and
  * jbd2_journal_recover() (Linux 6.x); e2fsck/journal.c
  * recover_ext3_journal(), e2fsck_journal_release(),
  * e2fsck_check_ext3_journal() (e2fsprogs 1.47) for the superblocks.
@@ -21,184 +21,10 @@
 
 #define CHUNK_BYTES	(8U << 20)	/* journal read / fs write batch */
 
-/* A copy of a block that survives revoke and checksum checks. */
-struct cand {
-	blk64_t		fsblk;
-	blk64_t		jblk;
-	uint64_t	seq;		/* position in log order */
-	struct e4_jtag	*tag;
-};
-
-struct plan {
-	struct cand	*w;		/* winners, in log order */
-	size_t		nw;
-};
-
-static int cmp_fsblk_seq(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	if (x->fsblk != y->fsblk)
-		return x->fsblk < y->fsblk ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_run_pblk(const void *a, const void *b)
-{
-	const struct e4_jmap_run *x = a, *y = b;
-
-	return x->pblk < y->pblk ? -1 : x->pblk > y->pblk;
-}
-
-/* Whether fs block @blk holds part of the (internal) journal. */
-static int in_journal(const struct e4_jmap_run *runs, size_t n, blk64_t blk)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (blk < runs[mid].pblk)
-			hi = mid;
-		else if (blk >= runs[mid].pblk + runs[mid].len)
-			lo = mid + 1;
-		else
-			return 1;
-	}
-	return 0;
-}
-
-static errcode_t make_plan(e4_journal_t j, struct e4_jscan *scan,
-			   struct e4_replay_result *res, struct plan *pl)
-{
-	ext2_filsys fs = j->fs;
-	blk64_t nblocks = ext2fs_blocks_count(fs->super);
-	struct e4_revoke_table *rt = NULL;
-	struct e4_jmap_run *runs = NULL;
-	struct cand *c = NULL;
-	size_t i, k, n = 0, total = 0, nruns = 0;
-	uint64_t seq = 0, hint = 0;
-	errcode_t retval;
-
-	memset(res, 0, sizeof(*res));
-	memset(pl, 0, sizeof(*pl));
-	res->new_sequence = scan->end_tid + 1;
-	res->corrupt = scan->corrupt;
-	if (scan->fail)
-		return scan->fail;
-
-	for (i = 0; i < scan->ntrans; i++) {
-		total += scan->trans[i].ntags;
-		if (i < scan->ncommitted)
-			hint += scan->trans[i].nrevokes;
-	}
-	retval = e4_revoke_new(hint, &rt);
-	if (retval)
-		return retval;
-	for (i = 0; i < scan->ncommitted; i++) {
-		struct e4_jtrans *t = &scan->trans[i];
-
-		for (k = 0; k < t->nrevokes; k++) {
-			retval = e4_revoke_set(rt, t->revokes[k], t->tid);
-			if (retval)
-				goto out;
-		}
-	}
-	res->nrevoke_blocks = e4_revoke_count(rt);
-
-	if (!j->external && j->nruns) {
-		nruns = j->nruns;
-		retval = ext2fs_get_array(nruns, sizeof(*runs), &runs);
-		if (retval)
-			goto out;
-		memcpy(runs, j->runs, nruns * sizeof(*runs));
-		qsort(runs, nruns, sizeof(*runs), cmp_run_pblk);
-	}
-	retval = ext2fs_get_array(total ? total : 1, sizeof(*c), &c);
-	if (retval)
-		goto out;
-
-	for (i = 0; i < scan->ntrans; i++) {
-		struct e4_jtrans *t = &scan->trans[i];
-
-		for (k = 0; k < t->ntags; k++) {
-			struct e4_jtag *g = &t->tags[k];
-
-			if (i >= scan->ncommitted) {
-				g->fate = E4_TAG_UNCOMMITTED;
-				continue;
-			}
-			res->ntags++;
-			/* PASS_REPLAY tests the revoke first, then the
-			 * tag checksum. */
-			if (e4_revoke_test(rt, g->fsblk, t->tid)) {
-				g->fate = E4_TAG_REVOKED;
-				res->nrevoked++;
-			} else if (g->csum_ok == 0) {
-				g->fate = E4_TAG_BAD_CSUM;
-				res->nbad_csum++;
-			} else if (g->fsblk >= nblocks ||
-				   in_journal(runs, nruns, g->fsblk)) {
-				g->fate = E4_TAG_BAD_BLOCK;
-				res->nbad_block++;
-			} else {
-				g->fate = E4_TAG_REPLAY;
-				c[n].fsblk = g->fsblk;
-				c[n].jblk = g->jblk;
-				c[n].seq = seq++;
-				c[n].tag = g;
-				n++;
-			}
-		}
-	}
-	if (res->nbad_csum || res->nbad_block)
-		res->corrupt = 1;
-
-	/* Newest surviving copy of each block wins. */
-	qsort(c, n, sizeof(*c), cmp_fsblk_seq);
-	for (i = 0, k = 0; i < n; i++) {
-		if (i + 1 < n && c[i + 1].fsblk == c[i].fsblk) {
-			c[i].tag->fate = E4_TAG_SUPERSEDED;
-			res->nsuperseded++;
-			continue;
-		}
-		c[k++] = c[i];
-	}
-	n = k;
-	qsort(c, n, sizeof(*c), cmp_seq);
-	res->nwritten = n;
-	pl->w = c;
-	pl->nw = n;
-	c = NULL;
-out:
-	ext2fs_free_mem(&c);
-	ext2fs_free_mem(&runs);
-	e4_revoke_free(rt);
-	return retval;
-}
-
-errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
-				 struct e4_replay_result *res)
-{
-	struct plan pl;
-	errcode_t retval;
-
-	retval = make_plan(j, scan, res, &pl);
-	ext2fs_free_mem(&pl.w);
-	return retval;
-}
-
 /* qsort_r() helper: indexes into the winners, by fs block. */
 static int cmp_idx_fsblk(const void *a, const void *b, void *arg)
 {
-	const struct cand *w = arg;
+	const struct e4_copy *w = arg;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
 	return w[x].fsblk < w[y].fsblk ? -1 : w[x].fsblk > w[y].fsblk;
@@ -227,10 +53,13 @@ static void wb_start(int fd, blk64_t blk, size_t count, unsigned int bs)
 }
 
 /* Write the winners, reading the log in order and writing sorted runs. */
-static errcode_t write_blocks(e4_journal_t j, struct plan *pl,
+static errcode_t write_blocks(const struct e4_plan *p,
 			      struct e4_replay_result *res)
 {
+	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
+	const struct e4_copy *w = p->final;
+	size_t nw = p->nfinal;
 	unsigned int bs = j->blocksize;
 	blk64_t cap = CHUNK_BYTES / bs, lo, hi;
 	unsigned char *rbuf = NULL, *wbuf = NULL;
@@ -240,12 +69,12 @@ static errcode_t write_blocks(e4_journal_t j, struct plan *pl,
 
 	if (cap > j->real_len)	/* a batch never spans more */
 		cap = j->real_len;
-	lo = hi = pl->nw ? pl->w[0].jblk : 0;
-	for (i = 1; i < pl->nw; i++) {
-		if (pl->w[i].jblk < lo)
-			lo = pl->w[i].jblk;
-		if (pl->w[i].jblk > hi)
-			hi = pl->w[i].jblk;
+	lo = hi = nw ? w[0].jblk : 0;
+	for (i = 1; i < nw; i++) {
+		if (w[i].jblk < lo)
+			lo = w[i].jblk;
+		if (w[i].jblk > hi)
+			hi = w[i].jblk;
 	}
 	if (cap > hi - lo + 1)	/* ... nor more than all the copies */
 		cap = hi - lo + 1;
@@ -259,15 +88,15 @@ static errcode_t write_blocks(e4_journal_t j, struct plan *pl,
 	if (retval)
 		goto out;
 
-	for (a = 0; a < pl->nw; a = b) {
-		blk64_t first = pl->w[a].jblk, span;
+	for (a = 0; a < nw; a = b) {
+		blk64_t first = w[a].jblk, span;
 
 		/* One batch: increasing jblocks (no wrap) within cap. */
-		for (b = a + 1; b < pl->nw; b++)
-			if (pl->w[b].jblk <= pl->w[b - 1].jblk ||
-			    pl->w[b].jblk - first >= cap)
+		for (b = a + 1; b < nw; b++)
+			if (w[b].jblk <= w[b - 1].jblk ||
+			    w[b].jblk - first >= cap)
 				break;
-		span = pl->w[b - 1].jblk - first + 1;
+		span = w[b - 1].jblk - first + 1;
 		retval = e4_journal_read(j, first, span, rbuf);
 		res->nreads++;
 		if (retval)
@@ -275,21 +104,20 @@ static errcode_t write_blocks(e4_journal_t j, struct plan *pl,
 		m = b - a;
 		for (i = 0; i < m; i++)
 			idx[i] = a + i;
-		qsort_r(idx, m, sizeof(*idx), cmp_idx_fsblk, pl->w);
+		qsort_r(idx, m, sizeof(*idx), cmp_idx_fsblk, (void *)w);
 		for (i = 0; i < m; i++) {
-			const struct cand *c = &pl->w[idx[i]];
-			unsigned char *p = wbuf + i * bs;
+			const struct e4_copy *c = &w[idx[i]];
+			unsigned char *d = wbuf + i * bs;
 
-			memcpy(p, rbuf + (c->jblk - first) * bs, bs);
-			if (c->tag->flags & JBD2_FLAG_ESCAPE)
-				e4_put_be32(p, JBD2_MAGIC);
+			memcpy(d, rbuf + (c->jblk - first) * bs, bs);
+			e4_jblock_unescape(d, c->flags & E4_COPY_ESCAPED);
 		}
 		for (i = 0; i < m; ) {
-			blk64_t start = pl->w[idx[i]].fsblk;
+			blk64_t start = w[idx[i]].fsblk;
 			size_t r = 1;
 
 			while (i + r < m &&
-			       pl->w[idx[i + r]].fsblk == start + r)
+			       w[idx[i + r]].fsblk == start + r)
 				r++;
 			retval = io_channel_write_blk64(fs->io, start, (int)r,
 							wbuf + i * bs);
@@ -430,21 +258,38 @@ errcode_t e4_super_set_recover(ext2_filsys fs)
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res)
 {
+	struct e4_plan *p;
+	errcode_t retval;
+
+	if (!(j->flags & E4_JOURNAL_RW) || !(j->fs->flags & EXT2_FLAG_RW))
+		return E4_ERR_READ_ONLY;
+	retval = e4_plan_build(j, scan, &p);
+	if (!retval)
+		retval = e4_plan_replay(p, res);
+	else
+		e4_plan_result(scan, NULL, res);
+	e4_plan_free(p);
+	return retval;
+}
+
+errcode_t e4_plan_replay(const struct e4_plan *p,
+			 struct e4_replay_result *res)
+{
+	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
 	unsigned char sbuf[SUPERBLOCK_SIZE];
-	struct plan pl;
 	errcode_t retval;
 	uint16_t state;
 	int errno_set;
 
+	e4_plan_result(p->scan, p, res);
 	if (!(j->flags & E4_JOURNAL_RW) || !(fs->flags & EXT2_FLAG_RW))
 		return E4_ERR_READ_ONLY;
-	retval = make_plan(j, scan, res, &pl);
-	if (retval)
-		goto out;
+	if (p->scan->fail)
+		return p->scan->fail;
 
 	/* 1. the blocks, flushed */
-	retval = write_blocks(j, &pl, res);
+	retval = write_blocks(p, res);
 	if (!retval)
 		retval = io_channel_flush(fs->io);
 	if (retval)
@@ -463,7 +308,7 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 		goto out;
 	state = e4_le16(sbuf + SB_STATE);
 	errno_set = j->jsb.errno_ != 0;
-	if (errno_set || scan->has_failed_commit) {
+	if (errno_set || p->scan->has_failed_commit) {
 		state |= EXT2_ERROR_FS;
 		res->fs_error = 1;
 	}
@@ -503,7 +348,6 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
 	res->sb_layout_changed = sb_load(fs, sbuf) != 0;
 out:
-	ext2fs_free_mem(&pl.w);
 	return retval;
 }
 

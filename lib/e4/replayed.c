@@ -1,7 +1,8 @@
 /*
  * replayed.c --- open the replayed state of an image read-only: the image
- * with every committed transaction of its journal applied, read through
- * the overlay io_manager (overlay_io.c), so nothing is written.
+ * with every committed transaction of its journal applied (plan.c's S_n),
+ * read through an overlay (overlay_io.c) stacked on the fs's own channel,
+ * so nothing is written.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -11,16 +12,21 @@
 
 #include "e4.h"
 
-errcode_t e4_replayed_open(ext2_filsys fs, const char *image,
-			   const char *journal_dev, struct e4_replayed *r)
+errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
+			   struct e4_replayed *r)
 {
-	struct e4_ovl_ent *ents = NULL;
-	io_channel src = fs->io;
-	size_t n = 0;
+	return e4_replayed_open_io(fs, journal_dev, NULL, NULL, r);
+}
+
+errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
+			      io_manager io, const char *io_name,
+			      struct e4_replayed *r)
+{
+	io_channel src = NULL;
 	errcode_t retval;
 
 	memset(r, 0, sizeof(*r));
-	retval = e4_journal_open(fs, journal_dev, 0, &r->j);
+	retval = e4_journal_open_io(fs, journal_dev, io, io_name, 0, &r->j);
 	if (retval == E4_ERR_NO_JOURNAL &&
 	    !ext2fs_has_feature_journal_needs_recovery(fs->super)) {
 		/* No journal and nothing to recover: S_n is the image. */
@@ -35,16 +41,18 @@ errcode_t e4_replayed_open(ext2_filsys fs, const char *image,
 		if (!retval && r->scan->fc_live)
 			retval = E4_ERR_FAST_COMMIT;
 		if (!retval)
-			retval = e4_overlay_map_state(r->j, r->scan,
-						      r->scan->ncommitted,
-						      &ents, &n);
+			retval = e4_plan_build(r->j, r->scan, &r->plan);
+		if (!retval)
+			retval = e4_state_init(r->plan, &r->st);
+		if (!retval)
+			retval = e4_state_seek(&r->st, r->plan->ntx);
 		if (retval)
 			goto fail;
 		src = r->j->io;
 	}
-	retval = e4_overlay_create(image, src, fs->blocksize, ents, n,
-				   &r->ov);
-	ext2fs_free_mem(&ents);
+	retval = e4_overlay_create(fs->io, src, fs->blocksize,
+				   ext2fs_blocks_count(fs->super),
+				   r->plan ? &r->st : NULL, &r->ov);
 	if (!retval)
 		retval = e4_overlay_open_fs(r->ov, 0, &r->fs);
 	if (!retval && r->fs->blocksize != fs->blocksize)
@@ -61,6 +69,8 @@ void e4_replayed_close(struct e4_replayed *r)
 	if (r->fs)
 		ext2fs_close_free(&r->fs);
 	e4_overlay_free(r->ov);
+	e4_state_free(&r->st);
+	e4_plan_free(r->plan);
 	e4_jscan_free(r->scan);
 	e4_journal_close(r->j);
 	memset(r, 0, sizeof(*r));

@@ -3,9 +3,8 @@
  * transactions, their tags, revoke records and commit blocks, and where
  * and why the log ends.
  *
- * Source: fs/jbd2/recovery.c do_one_pass(), count_tags(),
- * scan_revoke_records(), the *_csum_verify() helpers (Linux 6.x);
- * include/linux/jbd2.h journal_tag_bytes(); journal.rst.
+ * Source: fs/jbd2/recovery.c do_one_pass() (Linux 6.x); journal.rst.
+ * The blocks are decoded and their checksums checked by jblock.c.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -17,6 +16,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 #define CHUNK_BYTES	(8U << 20)	/* largest sequential journal read */
 #define FIRST_CHUNK	(64U << 10)	/* first read; doubles up to CHUNK */
@@ -80,87 +80,6 @@ static errcode_t lr_get(struct lreader *r, blk64_t jblk,
 	return 0;
 }
 
-unsigned int e4_journal_tag_bytes(uint32_t incompat)
-{
-	unsigned int sz = 12;
-
-	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
-		return TAG3_SIZE;
-	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
-		sz += 2;
-	if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
-		return sz;
-	return sz - 4;
-}
-
-static int has_v2v3(uint32_t incompat)
-{
-	return !!(incompat & (JBD2_FEATURE_INCOMPAT_CSUM_V2 |
-			      JBD2_FEATURE_INCOMPAT_CSUM_V3));
-}
-
-size_t e4_jdesc_parse(const void *blk, unsigned int blocksize,
-		      uint32_t incompat, struct e4_jtag *tags, size_t max)
-{
-	const uint8_t *b = blk;
-	unsigned int tag_bytes = e4_journal_tag_bytes(incompat);
-	size_t size = blocksize, off = JBD2_HEADER_SIZE, nr = 0;
-	uint16_t flags;
-
-	if (has_v2v3(incompat))
-		size -= JBD2_TAIL_SIZE;
-	while (off + tag_bytes <= size) {
-		const uint8_t *t = b + off;
-
-		flags = e4_be16(t + TAG_FLAGS);
-		if (nr < max) {
-			struct e4_jtag *g = &tags[nr];
-
-			memset(g, 0, sizeof(*g));
-			g->fsblk = e4_be32(t + TAG_BLOCKNR);
-			if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
-				g->fsblk |= (blk64_t)e4_be32(t +
-					TAG_BLOCKNR_HIGH) << 32;
-			g->flags = flags;
-			if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
-				g->csum = e4_be32(t + TAG3_CHECKSUM);
-			else if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
-				g->csum = e4_be16(t + TAG_CHECKSUM);
-			g->csum_ok = -1;
-		}
-		nr++;
-		off += tag_bytes;
-		if (!(flags & JBD2_FLAG_SAME_UUID))
-			off += JBD2_UUID_SIZE;
-		if (flags & JBD2_FLAG_LAST_TAG)
-			break;
-	}
-	return nr;
-}
-
-errcode_t e4_jrevoke_parse(const void *blk, unsigned int blocksize,
-			   uint32_t incompat, blk64_t *out, size_t max,
-			   size_t *n)
-{
-	const uint8_t *b = blk;
-	uint32_t rcount = e4_be32(b + REVOKE_COUNT);
-	unsigned int csum_size = has_v2v3(incompat) ? JBD2_TAIL_SIZE : 0;
-	unsigned int rec = (incompat & JBD2_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
-	size_t off = REVOKE_HEADER_SIZE, nr = 0;
-
-	*n = 0;
-	if (rcount > blocksize - csum_size)
-		return E4_ERR_JOURNAL_CORRUPT;
-	while (off + rec <= rcount) {
-		if (nr < max)
-			out[nr] = rec == 8 ? e4_be64(b + off) : e4_be32(b + off);
-		nr++;
-		off += rec;
-	}
-	*n = nr;
-	return 0;
-}
-
 /* ---- the scan ---------------------------------------------------------- */
 
 struct scanner {
@@ -168,11 +87,9 @@ struct scanner {
 	struct e4_jscan	*s;
 	struct lreader	r;
 	uint32_t	incompat, compat;
-	uint32_t	seed;		/* crc32c(~0, uuid) */
+	struct e4_jcodec codec;		/* checksums, seed computed once */
 	size_t		trans_alloc, ev_alloc;
 	size_t		tag_alloc, rev_alloc;	/* of the current trans */
-	unsigned char	*zero;		/* a zeroed block */
-	unsigned char	*tmp;		/* a scratch block */
 	struct e4_jtag	*dtags;		/* tags of one descriptor */
 	blk64_t		*drevs;
 	size_t		dmax;
@@ -183,22 +100,6 @@ static blk64_t wrap(const struct e4_jscan *s, blk64_t v)
 	if (v >= s->log_end)
 		v -= s->log_end - s->log_first;
 	return v;
-}
-
-/* Make room for @need elements of @elem bytes in *@pptr (doubling). */
-static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 16;
-	errcode_t retval;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
-	if (!retval)
-		*alloc = n;
-	return retval;
 }
 
 static errcode_t add_event(struct scanner *sc, uint32_t tid, blk64_t jblk,
@@ -251,29 +152,6 @@ static errcode_t cur_trans(struct scanner *sc, uint32_t tid, blk64_t jblk,
 	return 0;
 }
 
-/* crc32c(seed, block with the 4 bytes at @off taken as zero). */
-static uint32_t csum_zeroed(const struct scanner *sc, const uint8_t *b,
-			    unsigned int off)
-{
-	static const uint8_t z[4];
-	unsigned int bs = sc->j->blocksize;
-	uint32_t c;
-
-	c = e4_crc32c(sc->seed, b, off);
-	c = e4_crc32c(c, z, 4);
-	return e4_crc32c(c, b + off + 4, bs - off - 4);
-}
-
-/* jbd2_descriptor_block_csum_verify(): the tail of a descriptor/revoke. */
-static int tail_csum_ok(const struct scanner *sc, const uint8_t *b)
-{
-	unsigned int off = sc->j->blocksize - JBD2_TAIL_SIZE;
-
-	if (!has_v2v3(sc->incompat))
-		return 1;
-	return e4_be32(b + off) == csum_zeroed(sc, b, off);
-}
-
 /*
  * A descriptor or revoke block (@what) of transaction @tid at jblock @pos:
  * count it in the transaction (*@tp) and check its tail checksum.  A
@@ -291,7 +169,7 @@ static errcode_t tail_block(struct scanner *sc, uint32_t tid, blk64_t pos,
 		return retval;
 	(*tp)->last_jblk = pos;
 	(*tp)->nblocks++;
-	if (tail_csum_ok(sc, b))
+	if (e4_jblock_tail_csum_ok(&sc->codec, b))
 		return 0;
 	*need_check = 1;
 	(*tp)->bad_block_csum = 1;
@@ -299,40 +177,6 @@ static errcode_t tail_block(struct scanner *sc, uint32_t tid, blk64_t pos,
 			 "%s block %llu fails its tail checksum: the next "
 			 "commit decides (need_check_commit_time)", what,
 			 (unsigned long long)pos);
-}
-
-/*
- * jbd2_commit_block_csum_verify() and ..._partial(): 1 full match, 2 match
- * over the 60-byte commit header only (the rest taken as zero), 0 none.
- */
-static int commit_csum_check(const struct scanner *sc, const uint8_t *b)
-{
-	unsigned int bs = sc->j->blocksize;
-	uint32_t c;
-
-	if (!has_v2v3(sc->incompat))
-		return 1;
-	if (e4_be32(b + COMMIT_CHKSUM) == csum_zeroed(sc, b, COMMIT_CHKSUM))
-		return 1;
-	memcpy(sc->tmp, b, COMMIT_HEADER_SIZE);
-	memset(sc->tmp + COMMIT_HEADER_SIZE, 0, bs - COMMIT_HEADER_SIZE);
-	c = csum_zeroed(sc, sc->tmp, COMMIT_CHKSUM);
-	return e4_be32(b + COMMIT_CHKSUM) == c ? 2 : 0;
-}
-
-/* jbd2_block_tag_csum_verify() on the logged (escaped) copy @data. */
-static int tag_csum_ok(const struct scanner *sc, const struct e4_jtag *g,
-		       const uint8_t *data, uint32_t tid)
-{
-	uint8_t seq[4];
-	uint32_t c;
-
-	e4_put_be32(seq, tid);
-	c = e4_crc32c(sc->seed, seq, 4);
-	c = e4_crc32c(c, data, sc->j->blocksize);
-	if (sc->incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
-		return g->csum == c;
-	return g->csum == (c & 0xffff);
 }
 
 static void stop_at(struct e4_jscan *s, enum e4_scan_stop why, blk64_t jblk)
@@ -444,7 +288,7 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 				t->last_jblk = g->jblk;
 				t->nblocks++;
 				walked++;
-				if (!(v1 && !end_set) && !has_v2v3(sc->incompat))
+				if (!(v1 && !end_set) && !sc->codec.v2v3)
 					continue;
 				retval = lr_get(&sc->r, g->jblk, &d);
 				if (retval && v1 && !end_set) {
@@ -460,9 +304,9 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 				if (v1 && !end_set)
 					crc32_sum = ext2fs_crc32_be(crc32_sum,
 								    d, bs);
-				if (has_v2v3(sc->incompat))
-					g->csum_ok = tag_csum_ok(sc, g, d,
-								 tid);
+				if (sc->codec.v2v3)
+					g->csum_ok = e4_jtag_csum_ok(
+						&sc->codec, g, tid, d);
 			}
 			continue;
 
@@ -531,8 +375,8 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 				}
 				goto chksum_error;
 			}
-			ok = commit_csum_check(sc, b);
-			if (has_v2v3(sc->incompat))
+			ok = e4_jcommit_csum_check(&sc->codec, b);
+			if (sc->codec.v2v3)
 				t->commit_csum_ok = !!ok;
 			if (ok == 2) {
 				t->commit_partial = 1;
@@ -672,13 +516,13 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	sc.s = s;
 	sc.incompat = j->jsb.feature_incompat;
 	sc.compat = j->jsb.feature_compat;
-	sc.seed = e4_crc32c(~0U, j->jsb.uuid, 16);
+	e4_jcodec_init(&sc.codec, &j->jsb, bs);
 	s->start_tid = j->jsb.sequence;
 	s->start_jblk = j->jsb.start;
 	s->log_first = j->jsb.first;
 	s->log_end = e4_jsb_log_end(j->sb);
 	s->end_tid = s->start_tid;
-	s->tag_bytes = e4_journal_tag_bytes(sc.incompat);
+	s->tag_bytes = sc.codec.tag_bytes;
 	s->upto_set = !!(flags & E4_SCANF_UPTO);
 	s->upto = upto;
 	if (sc.incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
@@ -699,8 +543,6 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	sc.r.log_end = s->log_end;
 	sc.r.alloc = sc.r.want;
 	retval = ext2fs_get_mem(sc.r.alloc * bs, &sc.r.buf);
-	if (!retval)
-		retval = ext2fs_get_mem(bs, &sc.tmp);
 	if (!retval)
 		retval = ext2fs_get_array(sc.dmax, sizeof(*sc.dtags),
 					  &sc.dtags);
@@ -734,7 +576,6 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	scan_fc(&sc);
 out:
 	ext2fs_free_mem(&sc.r.buf);
-	ext2fs_free_mem(&sc.tmp);
 	ext2fs_free_mem(&sc.dtags);
 	ext2fs_free_mem(&sc.drevs);
 	if (retval) {

@@ -7,10 +7,9 @@
  * state or a committed transaction that any recovery (e4replay, e2fsck,
  * the kernel) completes.
  *
- * While a transaction is open, fs->io is a capturing io_channel over the
- * real one ("under"): reads see the held blocks, writes go to them.  Held
- * blocks are kept per fs block, so libext2fs's byte-sized superblock writes
- * (io_channel_set_blksize(1024)) work too.
+ * While a transaction is open, fs->io is a capturing io_channel
+ * (capture_io.c) over the real one: reads see the held blocks, writes go
+ * to them; the log is built with jblock.c.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -23,253 +22,12 @@
 #include "e4.h"
 #include "jbd2_fmt.h"
 
-struct held {
-	blk64_t		blk;		/* fs block */
-	unsigned char	*data;		/* fs->blocksize bytes */
-};
-
 struct e4_txn {
 	ext2_filsys	fs;
 	e4_journal_t	j;
-	io_channel	under;		/* the real fs->io */
+	struct e4_capture *cap;		/* holds the writes; cap->under is
+					 * the real fs->io */
 	int		image_io_was_io;
-	io_channel	cap;		/* the capturing channel */
-	struct held	*v;		/* held blocks, in order of capture */
-	size_t		n, cap_n;
-	size_t		*hash;		/* index + 1 into v; 0 = empty */
-	size_t		hash_n;		/* power of two */
-	int		failed;		/* a capture failed: commit refuses */
-};
-
-static struct struct_io_manager txn_manager;
-
-/* ---- held blocks: a hash of fs block -> index in v --------------------- */
-
-static size_t hslot(const struct e4_txn *t, blk64_t blk)
-{
-	uint64_t h = blk * 0x9E3779B97F4A7C15ULL;
-
-	return (size_t)(h >> 20) & (t->hash_n - 1);
-}
-
-static struct held *find_held(const struct e4_txn *t, blk64_t blk)
-{
-	size_t i;
-
-	if (!t->hash_n)
-		return NULL;
-	for (i = hslot(t, blk); t->hash[i]; i = (i + 1) & (t->hash_n - 1))
-		if (t->v[t->hash[i] - 1].blk == blk)
-			return &t->v[t->hash[i] - 1];
-	return NULL;
-}
-
-static errcode_t rehash(struct e4_txn *t, size_t n)
-{
-	size_t *h, i, k;
-	errcode_t retval;
-
-	retval = ext2fs_get_arrayzero(n, sizeof(*h), &h);
-	if (retval)
-		return retval;
-	ext2fs_free_mem(&t->hash);
-	t->hash = h;
-	t->hash_n = n;
-	for (i = 0; i < t->n; i++) {
-		for (k = hslot(t, t->v[i].blk); h[k]; k = (k + 1) & (n - 1))
-			;
-		h[k] = i + 1;
-	}
-	return 0;
-}
-
-/* Read fs block @blk from @io whatever its current block size. */
-static errcode_t read_fsblk(io_channel io, unsigned int bs, blk64_t blk,
-			    void *buf)
-{
-	unsigned int cb = (unsigned int)io->block_size;
-
-	return io_channel_read_blk64(io, blk * (bs / cb), -(int)bs, buf);
-}
-
-/* The held copy of @blk, made from the block on disk if new. */
-static errcode_t hold(struct e4_txn *t, blk64_t blk, int whole,
-		      struct held **ret)
-{
-	unsigned int bs = t->fs->blocksize;
-	struct held *h = find_held(t, blk);
-	unsigned char *data;
-	size_t k;
-	errcode_t retval;
-
-	if (h) {
-		*ret = h;
-		return 0;
-	}
-	if (t->n == t->cap_n) {
-		size_t nc = t->cap_n ? 2 * t->cap_n : 64;
-
-		retval = ext2fs_resize_array(sizeof(*t->v), t->cap_n, nc,
-					     &t->v);
-		if (retval)
-			return retval;
-		t->cap_n = nc;
-	}
-	if (2 * (t->n + 1) > t->hash_n) {
-		retval = rehash(t, t->hash_n ? 2 * t->hash_n : 256);
-		if (retval)
-			return retval;
-	}
-	retval = ext2fs_get_mem(bs, &data);
-	if (retval)
-		return retval;
-	if (!whole) {
-		retval = read_fsblk(t->under, bs, blk, data);
-		if (retval) {
-			ext2fs_free_mem(&data);
-			return retval;
-		}
-	}
-	t->v[t->n].blk = blk;
-	t->v[t->n].data = data;
-	for (k = hslot(t, blk); t->hash[k]; k = (k + 1) & (t->hash_n - 1))
-		;
-	t->hash[k] = ++t->n;
-	*ret = &t->v[t->n - 1];
-	return 0;
-}
-
-/* ---- the capturing io_channel ------------------------------------------ */
-
-static errcode_t cap_open(const char *name EXT2FS_ATTR((unused)),
-			  int flags EXT2FS_ATTR((unused)),
-			  io_channel *ret EXT2FS_ATTR((unused)))
-{
-	return EXT2_ET_UNIMPLEMENTED;	/* made by e4_txn_begin() only */
-}
-
-static errcode_t cap_close(io_channel io)
-{
-	if (--io->refcount > 0)
-		return 0;
-	ext2fs_free_mem(&io->name);
-	ext2fs_free_mem(&io);
-	return 0;
-}
-
-static errcode_t cap_set_blksize(io_channel io, int blksize)
-{
-	struct e4_txn *t = io->private_data;
-
-	io->block_size = blksize;
-	return io_channel_set_blksize(t->under, blksize);
-}
-
-/* Bytes [*off, *off + *len) of a call of @count units of the channel. */
-static errcode_t span(io_channel io, unsigned long long block, int count,
-		      uint64_t *off, uint64_t *len)
-{
-	*off = (uint64_t)block * (unsigned int)io->block_size;
-	*len = count < 0 ? (uint64_t)-(int64_t)count :
-		(uint64_t)count * (unsigned int)io->block_size;
-	return *len ? 0 : EXT2_ET_INVALID_ARGUMENT;
-}
-
-static errcode_t cap_read64(io_channel io, unsigned long long block,
-			    int count, void *data)
-{
-	struct e4_txn *t = io->private_data;
-	unsigned int bs = t->fs->blocksize;
-	uint64_t off, len, b, end;
-	errcode_t retval;
-
-	retval = io_channel_read_blk64(t->under, block, count, data);
-	if (retval || !t->n)
-		return retval;
-	span(io, block, count, &off, &len);
-	end = off + len;
-	for (b = off / bs; b * bs < end; b++) {
-		const struct held *h = find_held(t, b);
-		uint64_t lo, hi;
-
-		if (!h)
-			continue;
-		lo = b * bs > off ? b * bs : off;
-		hi = (b + 1) * bs < end ? (b + 1) * bs : end;
-		memcpy((unsigned char *)data + (lo - off),
-		       h->data + (lo - b * bs), hi - lo);
-	}
-	return 0;
-}
-
-static errcode_t cap_write64(io_channel io, unsigned long long block,
-			     int count, const void *data)
-{
-	struct e4_txn *t = io->private_data;
-	unsigned int bs = t->fs->blocksize;
-	uint64_t off, len, b, end;
-	errcode_t retval;
-
-	retval = span(io, block, count, &off, &len);
-	if (retval)
-		return retval;
-	end = off + len;
-	for (b = off / bs; b * bs < end; b++) {
-		uint64_t lo = b * bs > off ? b * bs : off;
-		uint64_t hi = (b + 1) * bs < end ? (b + 1) * bs : end;
-		struct held *h;
-
-		retval = hold(t, b, lo == b * bs && hi == (b + 1) * bs, &h);
-		if (retval) {
-			t->failed = 1;
-			return retval;
-		}
-		memcpy(h->data + (lo - b * bs),
-		       (const unsigned char *)data + (lo - off), hi - lo);
-	}
-	return 0;
-}
-
-static errcode_t cap_read(io_channel io, unsigned long block, int count,
-			  void *data)
-{
-	return cap_read64(io, block, count, data);
-}
-
-static errcode_t cap_write(io_channel io, unsigned long block, int count,
-			   const void *data)
-{
-	return cap_write64(io, block, count, data);
-}
-
-static errcode_t cap_flush(io_channel io EXT2FS_ATTR((unused)))
-{
-	return 0;	/* nothing reaches the disk before the commit */
-}
-
-static errcode_t cap_get_stats(io_channel io, io_stats *stats)
-{
-	struct e4_txn *t = io->private_data;
-
-	if (!t->under->manager->get_stats)
-		return EXT2_ET_UNIMPLEMENTED;
-	return t->under->manager->get_stats(t->under, stats);
-}
-
-static struct struct_io_manager txn_manager = {
-	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
-	.name		= "e4 transaction-capturing I/O manager",
-	.open		= cap_open,
-	.close		= cap_close,
-	.set_blksize	= cap_set_blksize,
-	.read_blk	= cap_read,
-	.write_blk	= cap_write,
-	.flush		= cap_flush,
-	.get_stats	= cap_get_stats,
-	.read_blk64	= cap_read64,
-	.write_blk64	= cap_write64,
-	/* no write_byte, discard or zeroout: libext2fs falls back to
-	 * whole-block writes, which are captured */
 };
 
 /* ---- begin / abort ----------------------------------------------------- */
@@ -277,14 +35,14 @@ static struct struct_io_manager txn_manager = {
 errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret)
 {
 	struct e4_txn *t = NULL;
-	io_channel io = NULL;
 	errcode_t retval;
 
 	*ret = NULL;
 	if (!(fs->flags & EXT2_FLAG_RW) || !(j->flags & E4_JOURNAL_RW))
 		return E4_ERR_READ_ONLY;
-	if (j->fs != fs || fs->io->manager == &txn_manager ||
-	    j->io->manager == &txn_manager || j->blocksize != fs->blocksize)
+	if (j->fs != fs || fs->io->manager == e4_capture_io_manager ||
+	    j->io->manager == e4_capture_io_manager ||
+	    j->blocksize != fs->blocksize)
 		return EXT2_ET_INVALID_ARGUMENT;
 	if (ext2fs_has_feature_journal_needs_recovery(fs->super) ||
 	    j->jsb.start)
@@ -293,29 +51,17 @@ errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret)
 		return E4_ERR_TXN_JOURNAL_ERRNO;
 	retval = ext2fs_get_memzero(sizeof(*t), &t);
 	if (!retval)
-		retval = ext2fs_get_memzero(sizeof(*io), &io);
-	if (!retval)
-		retval = ext2fs_get_mem(sizeof("e4txn"), &io->name);
+		retval = e4_capture_new(fs->io, fs->blocksize, &t->cap);
 	if (retval) {
-		ext2fs_free_mem(&io);
 		ext2fs_free_mem(&t);
 		return retval;
 	}
-	strcpy(io->name, "e4txn");
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = &txn_manager;
-	io->block_size = fs->io->block_size;
-	io->refcount = 1;
-	io->flags = fs->io->flags;
-	io->private_data = t;
 	t->fs = fs;
 	t->j = j;
-	t->under = fs->io;
-	t->cap = io;
 	t->image_io_was_io = fs->image_io == fs->io;
-	fs->io = io;
+	fs->io = t->cap->io;
 	if (t->image_io_was_io)
-		fs->image_io = io;
+		fs->image_io = t->cap->io;
 	*ret = t;
 	return 0;
 }
@@ -330,18 +76,14 @@ errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret)
 static void txn_end(struct e4_txn *t, int failed)
 {
 	ext2_filsys fs = t->fs;
-	size_t i;
+	io_channel under = t->cap->under;
 
-	if (t->under->block_size != (int)fs->blocksize)
-		io_channel_set_blksize(t->under, (int)fs->blocksize);
-	fs->io = t->under;
+	if (under->block_size != (int)fs->blocksize)
+		io_channel_set_blksize(under, (int)fs->blocksize);
+	fs->io = under;
 	if (t->image_io_was_io)
-		fs->image_io = t->under;
-	io_channel_close(t->cap);
-	for (i = 0; i < t->n; i++)
-		ext2fs_free_mem(&t->v[i].data);
-	ext2fs_free_mem(&t->v);
-	ext2fs_free_mem(&t->hash);
+		fs->image_io = under;
+	e4_capture_free(t->cap);
 	ext2fs_free_mem(&t);
 	if (failed && e4_fs_reload(fs))
 		fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
@@ -356,78 +98,6 @@ void e4_txn_abort(struct e4_txn *t)
 
 /* ---- commit ------------------------------------------------------------ */
 
-static int cmp_held(const void *a, const void *b)
-{
-	const struct held *x = a, *y = b;
-
-	return x->blk < y->blk ? -1 : x->blk > y->blk;
-}
-
-/*
- * Drop held blocks equal to the disk (libext2fs's flush rewrites every
- * group descriptor block and the bitmaps it loaded), sort the rest.
- */
-static errcode_t drop_unchanged(struct e4_txn *t, struct e4_txn_result *res)
-{
-	unsigned int bs = t->fs->blocksize;
-	unsigned char *buf;
-	size_t i, k = 0;
-	errcode_t retval;
-
-	retval = ext2fs_get_mem(bs, &buf);
-	if (retval)
-		return retval;
-	for (i = 0; i < t->n; i++) {
-		retval = read_fsblk(t->under, bs, t->v[i].blk, buf);
-		if (retval)
-			break;
-		if (!memcmp(buf, t->v[i].data, bs)) {
-			ext2fs_free_mem(&t->v[i].data);
-			res->nunchanged++;
-			continue;
-		}
-		t->v[k++] = t->v[i];
-	}
-	ext2fs_free_mem(&buf);
-	if (retval) {
-		/* keep what was kept and what was not looked at yet */
-		memmove(t->v + k, t->v + i, (t->n - i) * sizeof(*t->v));
-		t->n = k + (t->n - i);
-		return retval;
-	}
-	t->n = k;
-	ext2fs_free_mem(&t->hash);	/* no lookups from here on */
-	t->hash_n = 0;
-	qsort(t->v, t->n, sizeof(*t->v), cmp_held);
-	return 0;
-}
-
-/* Tags that fit in one descriptor block (the first carries the UUID). */
-static size_t tags_per_desc(e4_journal_t j, unsigned int tb)
-{
-	size_t room = j->blocksize - JBD2_HEADER_SIZE;
-
-	if (j->jsb.feature_incompat & (JBD2_FEATURE_INCOMPAT_CSUM_V2 |
-				       JBD2_FEATURE_INCOMPAT_CSUM_V3))
-		room -= JBD2_TAIL_SIZE;
-	return 1 + (room - tb - JBD2_UUID_SIZE) / tb;
-}
-
-static void put_header(unsigned char *b, uint32_t type, uint32_t tid)
-{
-	e4_put_be32(b + JBD2_H_MAGIC, JBD2_MAGIC);
-	e4_put_be32(b + JBD2_H_BLOCKTYPE, type);
-	e4_put_be32(b + JBD2_H_SEQUENCE, tid);
-}
-
-/* crc32c(seed, @b of @bs bytes with the be32 at @off taken as zero). */
-static uint32_t csum_without(uint32_t seed, unsigned char *b,
-			     unsigned int bs, unsigned int off)
-{
-	e4_put_be32(b + off, 0);
-	return e4_crc32c(seed, b, bs);
-}
-
 /*
  * Lay out the log of @t: descriptor blocks each followed by their data
  * blocks, then the commit block (jbd2's journal_commit_transaction() and
@@ -438,69 +108,36 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 {
 	e4_journal_t j = t->j;
 	unsigned int bs = j->blocksize;
-	uint32_t inc = j->jsb.feature_incompat;
-	int v3 = !!(inc & JBD2_FEATURE_INCOMPAT_CSUM_V3);
-	int v2v3 = v3 || (inc & JBD2_FEATURE_INCOMPAT_CSUM_V2);
-	int v1 = !v2v3 && (j->jsb.feature_compat &
-			   JBD2_FEATURE_COMPAT_CHECKSUM);
-	unsigned int tb = e4_journal_tag_bytes(inc);
-	size_t per = tags_per_desc(j, tb), i = 0, k;
-	uint32_t seed = e4_crc32c(~0U, j->jsb.uuid, JBD2_UUID_SIZE);
-	uint32_t crc_be = ~0U, c;
-	unsigned char *p = log, *commit, seq[4];
+	struct e4_jcodec c;
+	size_t per, i = 0, k;
+	uint32_t crc_be = ~0U;
+	unsigned char *p = log, *commit;
 	struct timespec now;
 
-	e4_put_be32(seq, tid);
-	while (i < t->n) {
+	e4_jcodec_init(&c, &j->jsb, bs);
+	per = e4_jdesc_tags_per_block(&c);
+	while (i < t->cap->n) {
 		unsigned char *desc = p, *tag = desc + JBD2_HEADER_SIZE;
-		size_t m = t->n - i < per ? t->n - i : per;
+		size_t m = t->cap->n - i < per ? t->cap->n - i : per;
 
-		put_header(desc, JBD2_DESCRIPTOR_BLOCK, tid);
+		e4_jblock_header(desc, JBD2_DESCRIPTOR_BLOCK, tid);
 		p += bs;
 		for (k = 0; k < m; k++, p += bs) {
-			const struct held *h = &t->v[i + k];
+			const struct e4_held *h = &t->cap->v[i + k];
 			uint32_t flags = 0;
 
 			memcpy(p, h->data, bs);
-			if (e4_be32(p) == JBD2_MAGIC) {	/* escape */
-				e4_put_be32(p, 0);
+			if (e4_jblock_escape(p))
 				flags |= JBD2_FLAG_ESCAPE;
-			}
 			if (k)
 				flags |= JBD2_FLAG_SAME_UUID;
 			if (k == m - 1)
 				flags |= JBD2_FLAG_LAST_TAG;
-			c = e4_crc32c(e4_crc32c(seed, seq, 4), p, bs);
-			if (v3) {
-				e4_put_be32(tag + TAG3_BLOCKNR,
-					    (uint32_t)h->blk);
-				e4_put_be32(tag + TAG3_FLAGS, flags);
-				e4_put_be32(tag + TAG3_BLOCKNR_HIGH,
-					    (uint32_t)(h->blk >> 32));
-				e4_put_be32(tag + TAG3_CHECKSUM, c);
-			} else {
-				e4_put_be32(tag + TAG_BLOCKNR,
-					    (uint32_t)h->blk);
-				if (v2v3)
-					e4_put_be16(tag + TAG_CHECKSUM,
-						    (uint16_t)c);
-				e4_put_be16(tag + TAG_FLAGS,
-					    (uint16_t)flags);
-				if (inc & JBD2_FEATURE_INCOMPAT_64BIT)
-					e4_put_be32(tag + TAG_BLOCKNR_HIGH,
-						(uint32_t)(h->blk >> 32));
-			}
-			tag += tb;
-			if (!k) {
-				memcpy(tag, j->jsb.uuid, JBD2_UUID_SIZE);
-				tag += JBD2_UUID_SIZE;
-			}
+			tag += e4_jdesc_put_tag(&c, tag, h->blk, flags,
+						e4_jtag_csum(&c, tid, p));
 		}
-		if (v2v3)
-			e4_put_be32(desc + bs - JBD2_TAIL_SIZE,
-				    csum_without(seed, desc, bs,
-						 bs - JBD2_TAIL_SIZE));
-		if (v1) {
+		e4_jblock_set_tail_csum(&c, desc);
+		if (c.v1) {
 			crc_be = e4_crc32_be(crc_be, desc, bs);
 			for (k = 0; k < m; k++)
 				crc_be = e4_crc32_be(crc_be,
@@ -509,7 +146,7 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 		i += m;
 	}
 	commit = p;
-	put_header(commit, JBD2_COMMIT_BLOCK, tid);
+	e4_jblock_header(commit, JBD2_COMMIT_BLOCK, tid);
 	/* libext2fs's clock: fs->now (E2FSPROGS_FAKE_TIME) when set */
 	if (t->fs->now) {
 		now.tv_sec = t->fs->now;
@@ -518,10 +155,9 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 		clock_gettime(CLOCK_REALTIME, &now);
 	e4_put_be64(commit + COMMIT_SEC, (uint64_t)now.tv_sec);
 	e4_put_be32(commit + COMMIT_NSEC, (uint32_t)now.tv_nsec);
-	if (v2v3) {
-		e4_put_be32(commit + COMMIT_CHKSUM,
-			    csum_without(seed, commit, bs, COMMIT_CHKSUM));
-	} else if (v1) {
+	if (c.v2v3) {
+		e4_jcommit_set_csum(&c, commit);
+	} else if (c.v1) {
 		commit[COMMIT_CHKSUM_TYPE] = JBD2_CRC32_CHKSUM;
 		commit[COMMIT_CHKSUM_SIZE] = JBD2_CRC32_CHKSUM_SIZE;
 		e4_put_be32(commit + COMMIT_CHKSUM, crc_be);
@@ -556,6 +192,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	unsigned char *log = NULL;
 	struct e4_jscan *scan = NULL;
 	struct e4_replay_result rr;
+	struct e4_jcodec codec;
 	errcode_t retval;
 
 	if (!res)
@@ -573,18 +210,19 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	ext2fs_clear_feature_journal_needs_recovery(fs->super);
 	fs->flags = (fs->flags & ~(EXT2_FLAG_MASTER_SB_ONLY |
 				   EXT2_FLAG_SUPER_ONLY)) | saved;
-	if (!retval && t->failed)
+	if (!retval && t->cap->failed)
 		retval = EXT2_ET_NO_MEMORY;
 	if (!retval)
-		retval = drop_unchanged(t, res);
+		retval = e4_capture_drop_unchanged(t->cap, &res->nunchanged);
 	if (retval)
 		goto fail;
-	res->nblocks = t->n;
+	res->nblocks = t->cap->n;
 
 	/* 2. room: descriptors + data + commit within the log area */
-	per = tags_per_desc(j, e4_journal_tag_bytes(j->jsb.feature_incompat));
-	ndesc = (t->n + per - 1) / per;
-	nlog = ndesc + t->n + 1;
+	e4_jcodec_init(&codec, &j->jsb, j->blocksize);
+	per = e4_jdesc_tags_per_block(&codec);
+	ndesc = (t->cap->n + per - 1) / per;
+	nlog = ndesc + t->cap->n + 1;
 	log_end = e4_jsb_log_end(j->sb);
 	room = log_end > j->jsb.first ? log_end - j->jsb.first : 0;
 	if (nlog + 1 > room) {		/* + the end marker */
@@ -607,9 +245,9 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	 * superblock pointing at the log (the kernel's order: the flag is
 	 * set before the log is live).
 	 */
-	fs->io = t->under;		/* from here on, real writes */
+	fs->io = t->cap->under;		/* from here on, real writes */
 	if (t->image_io_was_io)
-		fs->image_io = t->under;
+		fs->image_io = t->cap->under;
 	retval = 0;
 	if (j->jsb.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT)
 		/* a stale fast-commit area must not follow our tid */
@@ -644,7 +282,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 		retval = scan->fail;	/* the log stays for a recovery */
 		goto out;
 	}
-	if (!scan_is_ours(scan, tid, t->n)) {
+	if (!scan_is_ours(scan, tid, t->cap->n)) {
 		retval = E4_ERR_TXN_VERIFY;
 		goto out;
 	}
@@ -653,7 +291,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	retval = e4_journal_replay(j, scan, &rr);
 	fs->flags = (fs->flags & ~(EXT2_FLAG_MASTER_SB_ONLY |
 				   EXT2_FLAG_SUPER_ONLY)) | saved;
-	if (!retval && rr.nwritten != t->n)
+	if (!retval && rr.nwritten != t->cap->n)
 		retval = E4_ERR_TXN_VERIFY;
 	/* fs->group_desc and the bitmaps in memory are what was logged */
 out:

@@ -98,16 +98,6 @@ static errcode_t walk_inode(ext2_filsys fs, ext2_ino_t ino,
  * Inodes whose blocks the kernel reads by themselves (ext4_get_journal_inode,
  * quota, resize and orphan file): their extents must stay written.
  */
-static int reserved_inode(ext2_filsys fs, ext2_ino_t ino)
-{
-	const struct ext2_super_block *sb = fs->super;
-
-	return ino < EXT2_FIRST_INO(sb) || ino == EXT2_RESIZE_INO ||
-		ino == sb->s_journal_inum || ino == sb->s_usr_quota_inum ||
-		ino == sb->s_grp_quota_inum || ino == sb->s_prj_quota_inum ||
-		ino == sb->s_orphan_file_inum;
-}
-
 /* Common checks on an inode number; reads the inode into @inode. */
 static errcode_t get_inode(ext2_filsys fs, ext2_ino_t ino,
 			   struct ext2_inode *inode)
@@ -489,7 +479,7 @@ errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
 	retval = get_inode(fs, ino, &inode);
 	if (retval)
 		return retval;
-	if (reserved_inode(fs, ino))
+	if (e4_inode_kind(fs, ino) != E4_INO_FILE)
 		return E4_ERR_RESERVED_INODE;
 	if (!LINUX_S_ISREG(inode.i_mode))
 		return E4_ERR_NOT_REGULAR;

@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ext2_filsys fs = NULL;
 	e4_journal_t j = NULL;
 	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
 	struct e4_order_report *rep = NULL;
 	struct e4_order_opts opts;
 	errcode_t retval;
@@ -45,7 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opts.outside = -1;
 		opts.stamped = -1;
 		opts.list_mappings = !!(data[0] & 0x80);
-		retval = e4_order_check(fs, j, m.name, scan, &opts, &rep);
+		retval = e4_plan_build(j, scan, &plan);
+		if (!retval)
+			retval = e4_order_check(fs, plan, &opts, &rep);
 		if (!retval) {
 			FUZZ_ASSERT(rep->ntx <= scan->ncommitted,
 				    "%zu transactions checked, %zu committed",
@@ -58,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	e4_order_report_free(rep);
+	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	e4_journal_close(j);
 	ext2fs_close_free(&fs);

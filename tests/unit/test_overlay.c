@@ -1,10 +1,11 @@
 /*
- * test_overlay.c --- unit tests of overlay_io.c: reads through the
- * "e4overlay" io_manager (mapped blocks from the source channel, the rest
- * from the image, escapes undone, any block size and byte-count reads),
- * read-only behaviour, ext2fs_open2() on an overlaid superblock, and the
- * S_k map rules (newest copy wins, revokes cancel copies of tids <= theirs,
- * bad-checksum / out-of-fs / in-journal tags left out).
+ * test_overlay.c --- unit tests of overlay_io.c and plan.c: reads through
+ * the "e4overlay" io_manager stacked on a backing channel (mapped blocks
+ * from the source channel, the rest from the backing one, escapes undone,
+ * any block size and byte-count reads), read-only behaviour,
+ * ext2fs_open2() on an overlaid superblock, and the S_k map rules (newest
+ * copy wins, revokes cancel copies of tids <= theirs, bad-checksum /
+ * out-of-fs / in-journal tags left out; S_n equals the replay plan).
  */
 #include "unit.h"
 #include <stdio.h>
@@ -55,26 +56,46 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A state holding @n map entries (sorted by fsblk, unique). */
+static void hand_state(struct e4_state *st, struct e4_copy *ents, size_t n)
+{
+	memset(st, 0, sizeof(*st));
+	st->ents = ents;
+	st->n = n;
+}
+
+/* The backing channel of the image, in fs blocks. */
+static io_channel open_img(void)
+{
+	io_channel img;
+
+	assert_int_equal(unix_io_manager->open(img_path, 0, &img), 0);
+	assert_int_equal(io_channel_set_blksize(img, BS), 0);
+	return img;
+}
+
 static void test_reads(void **state)
 {
-	struct e4_ovl_ent ents[] = {
-		{ .fsblk = 3, .src_blk = 0 },
-		{ .fsblk = 5, .src_blk = 1, .flags = E4_OVL_ESCAPED },
-		{ .fsblk = 3, .src_blk = 2 },	/* later entry wins */
+	struct e4_copy ents[] = {
+		{ .fsblk = 3, .src_blk = 2 },
+		{ .fsblk = 5, .src_blk = 1, .flags = E4_COPY_ESCAPED },
 	};
+	struct e4_state st;
 	unsigned char buf[8 * BS], one[BS];
-	io_channel src, io;
+	io_channel src, io, img;
 	e4_overlay_t ov;
 	int b, i;
 
 	(void)state;
+	hand_state(&st, ents, 2);
 	assert_int_equal(unix_io_manager->open(src_path, 0, &src), 0);
 	assert_int_equal(io_channel_set_blksize(src, BS), 0);
-	assert_int_equal(e4_overlay_create(img_path, src, BS, ents, 3, &ov),
-			 0);
-	assert_non_null(e4_overlay_lookup(ov, 3));
-	assert_int_equal(e4_overlay_lookup(ov, 3)->src_blk, 2);
-	assert_null(e4_overlay_lookup(ov, 4));
+	img = open_img();
+	assert_int_equal(e4_overlay_create(img, src, BS, NBLK, &st, &ov), 0);
+	assert_non_null(e4_state_lookup(&st, 3));
+	assert_int_equal(e4_state_lookup(&st, 3)->src_blk, 2);
+	assert_null(e4_state_lookup(&st, 4));
+	assert_null(e4_state_lookup(NULL, 3));
 	assert_int_equal(e4_overlay_io_manager->open(e4_overlay_name(ov), 0,
 						     &io), 0);
 	assert_int_equal(io_channel_set_blksize(io, BS), 0);
@@ -105,7 +126,10 @@ static void test_reads(void **state)
 			 EXT2_ET_BAD_DEVICE_NAME);
 	assert_int_equal(e4_overlay_io_manager->open(img_path, 0, &io),
 			 EXT2_ET_BAD_DEVICE_NAME);
+	/* The backing channel kept its own block size. */
+	assert_int_equal(img->block_size, BS);
 	e4_overlay_free(ov);
+	io_channel_close(img);
 	io_channel_close(src);
 }
 
@@ -114,9 +138,10 @@ static void test_open_fs(void **state)
 {
 	struct ext2_super_block param;
 	ext2_filsys fs;
-	io_channel src;
+	io_channel src, img;
 	e4_overlay_t ov;
-	struct e4_ovl_ent ent = { .fsblk = 0, .src_blk = 0 };
+	struct e4_copy ent = { .fsblk = 0, .src_blk = 0 };
+	struct e4_state st;
 	unsigned char blk[BS];
 	FILE *f;
 
@@ -141,20 +166,46 @@ static void test_open_fs(void **state)
 
 	assert_int_equal(unix_io_manager->open(src_path, 0, &src), 0);
 	assert_int_equal(io_channel_set_blksize(src, BS), 0);
-	assert_int_equal(e4_overlay_create(img_path, src, BS, &ent, 1, &ov),
-			 0);
+	img = open_img();
+	hand_state(&st, &ent, 1);
+	assert_int_equal(e4_overlay_create(img, src, BS, NBLK, &st, &ov), 0);
 	assert_int_equal(e4_overlay_open_fs(ov, 0, &fs), 0);
 	assert_string_equal((char *)fs->super->s_volume_name, "overlaid");
 	assert_int_equal(ext2fs_blocks_count(fs->super), 1024);
 	assert_int_equal(ext2fs_close_free(&fs), 0);
-	e4_overlay_free(ov);
-	/* Without the map: the image as it is. */
-	assert_int_equal(e4_overlay_create(img_path, src, BS, NULL, 0, &ov), 0);
+	/* The state emptied (as a state set back to S_0): the image. */
+	st.n = 0;
 	assert_int_equal(e4_overlay_open_fs(ov, 0, &fs), 0);
 	assert_string_equal((char *)fs->super->s_volume_name, "image");
 	ext2fs_close_free(&fs);
 	e4_overlay_free(ov);
+	/* Without a state: the image as it is. */
+	assert_int_equal(e4_overlay_create(img, NULL, BS, 0, NULL, &ov), 0);
+	assert_int_equal(e4_overlay_open_fs(ov, 0, &fs), 0);
+	assert_string_equal((char *)fs->super->s_volume_name, "image");
+	ext2fs_close_free(&fs);
+	e4_overlay_free(ov);
+	assert_int_equal(e4_overlay_create(NULL, src, BS, 0, NULL, &ov),
+			 EXT2_ET_INVALID_ARGUMENT);
+	io_channel_close(img);
 	io_channel_close(src);
+}
+
+/* S_k of a fresh plan of @scan, advanced from S_0 (S_n when k is past
+ * the window and more than one step away: from plan->final). */
+static size_t map_at(struct e4_journal *jr, struct e4_jscan *scan, size_t k,
+		     struct e4_plan **p, struct e4_state *st)
+{
+	assert_int_equal(e4_plan_build(jr, scan, p), 0);
+	assert_int_equal(e4_state_init(*p, st), 0);
+	assert_int_equal(e4_state_seek(st, k), 0);
+	return st->n;
+}
+
+static void map_done(struct e4_plan *p, struct e4_state *st)
+{
+	e4_state_free(st);
+	e4_plan_free(p);
 }
 
 /* The S_k map: tags/revokes of a hand-built scan, identity journal map
@@ -181,8 +232,10 @@ static void test_map_state(void **state)
 	blk64_t r2[] = { 10, 14 };
 	struct e4_jtrans tr[3];
 	struct e4_jscan scan;
-	struct e4_ovl_ent *e;
-	size_t n;
+	struct e4_plan *p;
+	struct e4_state st, st2;
+	struct e4_copy *e;
+	size_t n, i;
 
 	(void)state;
 	memset(&sb, 0, sizeof(sb));
@@ -204,47 +257,83 @@ static void test_map_state(void **state)
 	scan.ntrans = scan.ncommitted = 3;
 
 	/* S_1: 10 and 11 from T1; bad csum, past-end, in-journal left out. */
-	assert_int_equal(e4_overlay_map_state(&jr, &scan, 1, &e, &n), 0);
+	n = map_at(&jr, &scan, 1, &p, &st);
+	e = st.ents;
 	assert_int_equal(n, 2);
 	assert_int_equal(e[0].fsblk, 10);
 	assert_int_equal(e[0].src_blk, 101);
 	assert_int_equal(e[0].tid, 7);
 	assert_int_equal(e[1].fsblk, 11);
-	ext2fs_free_mem(&e);
+	map_done(p, &st);
 	/* S_2: T2's revoke of 10 cancels T1's copy, and of 14 its own. */
-	assert_int_equal(e4_overlay_map_state(&jr, &scan, 2, &e, &n), 0);
+	n = map_at(&jr, &scan, 2, &p, &st);
+	e = st.ents;
 	assert_int_equal(n, 2);
 	assert_int_equal(e[0].fsblk, 11);
 	assert_int_equal(e[1].fsblk, 12);
 	assert_int_equal(e[1].src_blk, 107);
-	ext2fs_free_mem(&e);
+	map_done(p, &st);
 	/* S_3: T3 logs 10 again, after the revoke: replayed.  Sorted. */
-	assert_int_equal(e4_overlay_map_state(&jr, &scan, 3, &e, &n), 0);
+	n = map_at(&jr, &scan, 3, &p, &st);
+	e = st.ents;
 	assert_int_equal(n, 3);
 	assert_int_equal(e[0].fsblk, 10);
 	assert_int_equal(e[0].src_blk, 110);
 	assert_int_equal(e[0].tid, 9);
 	assert_int_equal(e[1].fsblk, 11);
 	assert_int_equal(e[2].fsblk, 12);
-	ext2fs_free_mem(&e);
+	map_done(p, &st);
+	/* The window's fates, and S_n advanced step by step equals S_n built
+	 * at once from the plan's winners. */
+	n = map_at(&jr, &scan, 3, &p, &st);
+	assert_int_equal(t1[0].fate, E4_TAG_REVOKED);	/* T2 revokes 10 */
+	assert_int_equal(t1[1].fate, E4_TAG_REPLAY);
+	assert_int_equal(t1[2].fate, E4_TAG_BAD_CSUM);
+	assert_int_equal(t1[3].fate, E4_TAG_BAD_BLOCK);
+	assert_int_equal(t1[4].fate, E4_TAG_BAD_BLOCK);
+	assert_int_equal(t2[0].fate, E4_TAG_REPLAY);
+	assert_int_equal(t2[1].fate, E4_TAG_REVOKED);	/* its own revoke */
+	assert_int_equal(t3[0].fate, E4_TAG_REPLAY);
+	assert_int_equal(p->nfinal, 3);
+	assert_int_equal(p->res.nrevoked, 2);
+	assert_int_equal(p->res.nbad_csum, 1);
+	assert_int_equal(p->res.nbad_block, 2);
+	assert_int_equal(e4_state_init(p, &st2), 0);
+	assert_int_equal(e4_state_seek(&st2, 9), 0);
+	assert_int_equal(st2.k, 3);
+	assert_int_equal(st2.n, n);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(st2.ents[i].fsblk, st.ents[i].fsblk);
+		assert_int_equal(st2.ents[i].src_blk, st.ents[i].src_blk);
+		assert_int_equal(st2.ents[i].tid, st.ents[i].tid);
+	}
+	assert_int_equal(e4_state_advance(&st2), EXT2_ET_INVALID_ARGUMENT);
+	/* Back to S_1 restarts from S_0. */
+	assert_int_equal(e4_state_seek(&st2, 1), 0);
+	assert_int_equal(st2.n, 2);
+	e4_state_free(&st2);
+	map_done(p, &st);
 	/* k past the committed ones is clamped. */
-	assert_int_equal(e4_overlay_map_state(&jr, &scan, 9, &e, &n), 0);
+	n = map_at(&jr, &scan, 9, &p, &st);
+	e = st.ents;
 	assert_int_equal(n, 3);
-	ext2fs_free_mem(&e);
+	map_done(p, &st);
 	/* Escaped flag carried (without the revoke of 14). */
 	tr[1].nrevokes = 1;
-	assert_int_equal(e4_overlay_map_state(&jr, &scan, 2, &e, &n), 0);
+	n = map_at(&jr, &scan, 2, &p, &st);
+	e = st.ents;
 	assert_int_equal(n, 3);
 	assert_int_equal(e[2].fsblk, 14);
-	assert_int_equal(e[2].flags, E4_OVL_ESCAPED);
-	ext2fs_free_mem(&e);
+	assert_int_equal(e[2].flags, E4_COPY_ESCAPED);
+	map_done(p, &st);
 	/* A later tag of the same block in one transaction wins. */
 	t2[1].fsblk = 12;
-	assert_int_equal(e4_overlay_map_state(&jr, &scan, 2, &e, &n), 0);
+	n = map_at(&jr, &scan, 2, &p, &st);
+	e = st.ents;
 	assert_int_equal(n, 2);
 	assert_int_equal(e[1].fsblk, 12);
 	assert_int_equal(e[1].src_blk, 108);
-	ext2fs_free_mem(&e);
+	map_done(p, &st);
 }
 
 int main(void)

@@ -64,7 +64,7 @@ static void test_state_n(void **state)
 	before = slurp(path, &n0);
 	assert_int_equal(ext2fs_open2(path, NULL, EXT2_FLAG_64BITS, 0, 0,
 				      unix_io_manager, &fs), 0);
-	assert_int_equal(e4_replayed_open(fs, path, NULL, &r), 0);
+	assert_int_equal(e4_replayed_open(fs, NULL, &r), 0);
 	assert_non_null(r.j);
 	assert_non_null(r.fs);
 	assert_int_equal(r.scan->ncommitted, 5);	/* .info: commits=5 */
@@ -113,7 +113,7 @@ static void test_no_journal(void **state)
 	assert_int_equal(ext2fs_close_free(&fs), 0);
 	assert_int_equal(ext2fs_open2(path, NULL, EXT2_FLAG_64BITS, 0, 0,
 				      unix_io_manager, &fs), 0);
-	assert_int_equal(e4_replayed_open(fs, path, NULL, &r), 0);
+	assert_int_equal(e4_replayed_open(fs, NULL, &r), 0);
 	assert_null(r.j);
 	assert_string_equal((char *)r.fs->super->s_volume_name, "nojournal");
 	assert_int_equal(ext2fs_blocks_count(r.fs->super), 1024);
@@ -130,7 +130,7 @@ static void refused(const char *name, errcode_t want)
 	unpack(name);
 	assert_int_equal(ext2fs_open2(path, NULL, EXT2_FLAG_64BITS, 0, 0,
 				      unix_io_manager, &fs), 0);
-	assert_int_equal(e4_replayed_open(fs, path, NULL, &r), want);
+	assert_int_equal(e4_replayed_open(fs, NULL, &r), want);
 	assert_null(r.fs);
 	assert_null(r.j);
 	assert_null(r.ov);

@@ -1,5 +1,6 @@
 /*
- * tune_journal.c --- e4tune's journal superblock part: list it (-l,
+ * tune_journal.c --- the journal superblock part of e4tune and of
+ * e4debug's jsb: list it (-l,
  * --json) and apply -O / -E edits through libe4.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
@@ -14,9 +15,10 @@
 #include <uuid/uuid.h>
 
 #include "e4.h"
-#include "e4tune.h"
+#include "open.h"
+#include "tune.h"
 
-int e4tune_journal_wants_write(const struct e4tune_opts *o)
+int e4s_tune_journal_wants_write(const struct e4s_req *o)
 {
 	return o->features || o->clear_journal_errno ||
 		o->num_fc_blks != (uint32_t)-1 || o->journal_uuid;
@@ -74,7 +76,7 @@ static const char *csum_method(const struct e4_jsb *s)
 	return "none";
 }
 
-void e4tune_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
+void e4s_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 {
 	const struct e4_jsb *s = &j->jsb;
 	char feats[512];
@@ -127,11 +129,11 @@ void e4tune_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 	printf("Journal max_trans_data:   %u\n", s->max_trans_data);
 	printf("Journal head:             %u\n", s->head);
 	printf("Needs recovery:           %s\n",
-	       e4_tool_needs_recovery(fs) ? "yes" : "no");
+	       e4s_needs_recovery(fs) ? "yes" : "no");
 }
 
-void e4tune_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
-			   struct e4_json *js)
+void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
+			   struct e4s_json *js)
 {
 	const struct e4_jsb *s = &j->jsb;
 	uint32_t masks[3] = { s->feature_compat, s->feature_incompat,
@@ -140,67 +142,67 @@ void e4tune_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 	uint32_t i;
 	int k, bit;
 
-	e4_json_obj_begin(js, "journal");
-	e4_json_str(js, "location", j->external ? "external" : "inode");
+	e4s_json_obj_begin(js, "journal");
+	e4s_json_str(js, "location", j->external ? "external" : "inode");
 	if (j->external)
-		e4_json_str(js, "device", j->dev_name);
+		e4s_json_str(js, "device", j->dev_name);
 	else
-		e4_json_u64(js, "inode", fs->super->s_journal_inum);
-	e4_json_u64(js, "blocktype", s->blocktype);
-	e4_json_u64(js, "blocksize", s->blocksize);
-	e4_json_u64(js, "maxlen", s->maxlen);
-	e4_json_u64(js, "first", s->first);
-	e4_json_u64(js, "sequence", s->sequence);
-	e4_json_u64(js, "start", s->start);
-	e4_json_i64(js, "errno", s->errno_);
-	e4_json_u64(js, "feature_compat", s->feature_compat);
-	e4_json_u64(js, "feature_incompat", s->feature_incompat);
-	e4_json_u64(js, "feature_ro_compat", s->feature_ro_compat);
-	e4_json_arr_begin(js, "features");
+		e4s_json_u64(js, "inode", fs->super->s_journal_inum);
+	e4s_json_u64(js, "blocktype", s->blocktype);
+	e4s_json_u64(js, "blocksize", s->blocksize);
+	e4s_json_u64(js, "maxlen", s->maxlen);
+	e4s_json_u64(js, "first", s->first);
+	e4s_json_u64(js, "sequence", s->sequence);
+	e4s_json_u64(js, "start", s->start);
+	e4s_json_i64(js, "errno", s->errno_);
+	e4s_json_u64(js, "feature_compat", s->feature_compat);
+	e4s_json_u64(js, "feature_incompat", s->feature_incompat);
+	e4s_json_u64(js, "feature_ro_compat", s->feature_ro_compat);
+	e4s_json_arr_begin(js, "features");
 	for (k = 0; k < 3; k++)
 		for (bit = 0; bit < 32; bit++)
 			if (masks[k] & (1U << bit))
-				e4_json_str(js, NULL,
+				e4s_json_str(js, NULL,
 					    e4_jrnl_feature2string(k,
 								   1U << bit));
-	e4_json_arr_end(js);
-	e4_json_str(js, "checksum_method", csum_method(s));
-	e4_json_u64(js, "checksum_type", s->checksum_type);
-	e4_json_str(js, "checksum_type_name",
+	e4s_json_arr_end(js);
+	e4s_json_str(js, "checksum_method", csum_method(s));
+	e4s_json_u64(js, "checksum_type", s->checksum_type);
+	e4s_json_str(js, "checksum_type_name",
 		    csum_type_name(s->checksum_type));
-	e4_json_u64(js, "checksum", s->checksum);
-	e4_json_bool(js, "checksum_verifies", verifies);
-	e4_json_str(js, "uuid", e2p_uuid2str((void *)s->uuid));
-	e4_json_u64(js, "nr_users", s->nr_users);
-	e4_json_arr_begin(js, "users");
+	e4s_json_u64(js, "checksum", s->checksum);
+	e4s_json_bool(js, "checksum_verifies", verifies);
+	e4s_json_str(js, "uuid", e2p_uuid2str((void *)s->uuid));
+	e4s_json_u64(js, "nr_users", s->nr_users);
+	e4s_json_arr_begin(js, "users");
 	/* As the text: at most JSB_MAX_USERS entries, null for a null UUID
 	 * (the text's "<none>"). */
 	for (i = 0; i < s->nr_users && i < JSB_MAX_USERS; i++)
 		if (uuid_is_null(s->users[i]))
-			e4_json_null(js, NULL);
+			e4s_json_null(js, NULL);
 		else
-			e4_json_str(js, NULL,
+			e4s_json_str(js, NULL,
 				    e2p_uuid2str((void *)s->users[i]));
-	e4_json_arr_end(js);
-	e4_json_bool(js, "nr_users_exceeds_max", s->nr_users > JSB_MAX_USERS);
-	e4_json_u64(js, "num_fc_blks", s->num_fc_blks);
-	e4_json_u64(js, "fast_commit_blocks", fc);
-	e4_json_u64(js, "max_transaction_length", s->maxlen - fc);
-	e4_json_u64(js, "max_transaction", s->max_transaction);
-	e4_json_u64(js, "max_trans_data", s->max_trans_data);
-	e4_json_u64(js, "head", s->head);
-	e4_json_obj_end(js);
-	e4_json_bool(js, "needs_recovery", e4_tool_needs_recovery(fs));
+	e4s_json_arr_end(js);
+	e4s_json_bool(js, "nr_users_exceeds_max", s->nr_users > JSB_MAX_USERS);
+	e4s_json_u64(js, "num_fc_blks", s->num_fc_blks);
+	e4s_json_u64(js, "fast_commit_blocks", fc);
+	e4s_json_u64(js, "max_transaction_length", s->maxlen - fc);
+	e4s_json_u64(js, "max_transaction", s->max_transaction);
+	e4s_json_u64(js, "max_trans_data", s->max_trans_data);
+	e4s_json_u64(js, "head", s->head);
+	e4s_json_obj_end(js);
+	e4s_json_bool(js, "needs_recovery", e4s_needs_recovery(fs));
 }
 
-int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
-			ext2_filsys fs, struct e4_json *js)
+int e4s_tune_journal_list(const char *prog, const struct e4s_req *o,
+			ext2_filsys fs, struct e4s_json *js)
 {
 	e4_journal_t j = NULL;
 	errcode_t retval;
 	int verifies;
 
-	retval = e4_journal_open(fs, o->journal_dev, 0, &j);
+	retval = e4s_open_journal(prog, fs, o->journal_dev, 0, &j);
 	if (retval) {
 		com_err(prog, retval, "while reading journal superblock of %s",
 			o->journal_dev ? o->journal_dev : o->device);
@@ -212,9 +214,9 @@ int e4tune_journal_list(const char *prog, const struct e4tune_opts *o,
 	}
 	verifies = e4_jsb_csum_ok(j->sb);
 	if (js)
-		e4tune_print_jsb_json(j, fs, verifies, js);
+		e4s_print_jsb_json(j, fs, verifies, js);
 	else
-		e4tune_print_jsb_text(j, fs, verifies);
+		e4s_print_jsb_text(j, fs, verifies);
 	e4_journal_close(j);
 	return retval ? 1 : 0;
 }
@@ -253,7 +255,7 @@ static void print_changes(const char *prog, const void *oldb,
 		printf("%s: journal superblock unchanged\n", prog);
 }
 
-int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
+int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 			 ext2_filsys fs)
 {
 	const char *where = o->journal_dev ? o->journal_dev : o->device;
@@ -267,12 +269,12 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 	if (!o->dry_run) {
 		flags = E4_JOURNAL_RW;
 		if (o->journal_dev && o->undo_file) {
-			if (e4_tool_setup_undo(prog, o->undo_file))
+			if (e4s_setup_undo(prog, o->undo_file))
 				return 1;
 			flags |= E4_JOURNAL_UNDO;
 		}
 	}
-	retval = e4_journal_open(fs, o->journal_dev, flags, &j);
+	retval = e4s_open_journal(prog, fs, o->journal_dev, flags, &j);
 	if (retval) {
 		com_err(prog, retval, "while reading journal superblock of %s",
 			where);
@@ -294,7 +296,7 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		/* A bad name or value is reported first; a refusal that
 		 * depends on the log's state yields to needs_recovery. */
 		if (retval == E4_ERR_JOURNAL_NOT_EMPTY &&
-		    e4_tool_needs_recovery(fs) && !o->force)
+		    e4s_needs_recovery(fs) && !o->force)
 			goto needs_recovery;
 		if (retval) {
 			if (bad[0])
@@ -322,7 +324,7 @@ int e4tune_journal_write(const char *prog, const struct e4tune_opts *o,
 		}
 	}
 	/* Option values are validated above, the fs state from here on. */
-	if (e4_tool_needs_recovery(fs) && !o->force) {
+	if (e4s_needs_recovery(fs) && !o->force) {
 needs_recovery:
 		retval = E4_ERR_NEEDS_RECOVERY;
 		com_err(prog, retval, "on %s", o->device);
@@ -353,4 +355,22 @@ needs_recovery:
 out:
 	e4_journal_close(j);
 	return retval ? 1 : 0;
+}
+
+int e4s_tune_list(const char *prog, const struct e4s_req *r, ext2_filsys fs,
+		  const e4s_tune_lister *list, int n)
+{
+	struct e4s_json js;
+	int i, rc = 0;
+
+	e4s_json_init(&js, stdout);
+	if (r->json)
+		e4s_json_obj_begin(&js, NULL);
+	for (i = 0; i < n && !rc; i++)
+		rc = list[i](prog, r, fs, r->json ? &js : NULL);
+	if (r->json) {
+		e4s_json_obj_end(&js);
+		e4s_json_finish(&js);
+	}
+	return rc;
 }

@@ -1,5 +1,6 @@
 /*
- * tune_unwritten.c --- e4tune's unwritten-extent part: list unwritten
+ * tune_unwritten.c --- the unwritten-extent part of e4tune and of
+ * e4debug's lsuw and mark_*: list unwritten
  * extents of files or of the whole fs (--list-unwritten), and mark ranges
  * of a file unwritten or written (--mark-unwritten, --mark-written)
  * through libe4's unwritten.c.
@@ -16,63 +17,24 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "e4tune.h"
+#include "open.h"
+#include "parse.h"
+#include "tune.h"
 
-int e4tune_unwritten_wants_write(const struct e4tune_opts *o)
+int e4s_tune_unwritten_wants_write(const struct e4s_req *o)
 {
 	return o->uw_nmarks > 0;
-}
-
-int e4tune_unwritten_add_mark(const char *prog, struct e4tune_opts *o,
-			      char *spec, int unwritten)
-{
-	struct e4tune_mark *m;
-	unsigned long long n;
-	char *c1, *c2;
-
-	if (o->uw_nmarks >= E4TUNE_MAX_MARKS) {
-		fprintf(stderr, "%s: at most %d --mark-* options\n", prog,
-			E4TUNE_MAX_MARKS);
-		return 1;
-	}
-	m = &o->uw_marks[o->uw_nmarks];
-	/* FILE:LBLK:LEN, split from the right: a path may hold ':'. */
-	c2 = strrchr(spec, ':');
-	if (!c2)
-		goto bad;
-	*c2 = 0;
-	c1 = strrchr(spec, ':');
-	*c2 = ':';
-	if (!c1 || c1 == spec)
-		goto bad;
-	if (e4_tool_parse_blk(c1 + 1, (size_t)(c2 - c1 - 1), &n))
-		goto bad;
-	m->lblk = n;
-	if (e4_tool_parse_blk(c2 + 1, strlen(c2 + 1), &n))
-		goto bad;
-	m->len = n;
-	*c1 = 0;
-	m->file = spec;
-	m->unwritten = unwritten;
-	o->uw_nmarks++;
-	return 0;
-bad:
-	fprintf(stderr, "%s: invalid range '%s' (want FILE:LBLK:LEN, FILE a "
-		"path in the fs or <ino>, LBLK and LEN in fs blocks)\n",
-		prog, spec);
-	return 1;
 }
 
 /* FILE is "<ino>" or a path inside the fs (from the root). */
 static errcode_t resolve(ext2_filsys fs, const char *file, ext2_ino_t *ino)
 {
-	unsigned long long n;
-	char *end;
+	size_t len = strlen(file);
+	uint64_t n;
 
 	if (file[0] == '<') {
-		errno = 0;
-		n = strtoull(file + 1, &end, 10);
-		if (errno || end == file + 1 || strcmp(end, ">"))
+		if (len < 3 || file[len - 1] != '>' ||
+		    e4s_scan_num(file + 1, len - 2, UINT64_MAX, &n))
 			return EXT2_ET_FILE_NOT_FOUND;
 		if (n == 0 || n > fs->super->s_inodes_count)
 			return E4_ERR_BAD_INODE_NUMBER;
@@ -87,7 +49,7 @@ static errcode_t resolve(ext2_filsys fs, const char *file, ext2_ino_t *ino)
 struct list_ctx {
 	const char		*prog;
 	const char		*device;
-	struct e4_json		*js;
+	struct e4s_json		*js;
 	const char		*path;	/* file being listed, or NULL */
 	int			header;
 	int			nerrors;
@@ -154,23 +116,23 @@ static int list_cb(ext2_filsys fs EXT2FS_ATTR((unused)),
 			"inode %u on %s", r->ino, c->device);
 		c->nerrors++;
 		if (c->js) {
-			e4_json_obj_begin(c->js, NULL);
-			e4_json_u64(c->js, "ino", r->ino);
-			e4_json_str(c->js, "error", error_message(r->error));
-			e4_json_obj_end(c->js);
+			e4s_json_obj_begin(c->js, NULL);
+			e4s_json_u64(c->js, "ino", r->ino);
+			e4s_json_str(c->js, "error", error_message(r->error));
+			e4s_json_obj_end(c->js);
 		}
 		return 0;
 	}
 	if (c->js) {
-		e4_json_obj_begin(c->js, NULL);
-		e4_json_u64(c->js, "ino", r->ino);
+		e4s_json_obj_begin(c->js, NULL);
+		e4s_json_u64(c->js, "ino", r->ino);
 		if (c->path)
-			e4_json_str(c->js, "file", c->path);
-		e4_json_u64(c->js, "lblk", r->lblk);
-		e4_json_u64(c->js, "pblk", r->pblk);
-		e4_json_u64(c->js, "len", r->len);
-		e4_json_bool(c->js, "unwritten", r->unwritten);
-		e4_json_obj_end(c->js);
+			e4s_json_str(c->js, "file", c->path);
+		e4s_json_u64(c->js, "lblk", r->lblk);
+		e4s_json_u64(c->js, "pblk", r->pblk);
+		e4s_json_u64(c->js, "len", r->len);
+		e4s_json_bool(c->js, "unwritten", r->unwritten);
+		e4s_json_obj_end(c->js);
 		return 0;
 	}
 	print_header(c);
@@ -179,18 +141,18 @@ static int list_cb(ext2_filsys fs EXT2FS_ATTR((unused)),
 }
 
 static void print_totals(const struct e4_extent_totals *t,
-			 struct e4_json *js)
+			 struct e4s_json *js)
 {
 	if (js) {
-		e4_json_obj_begin(js, "totals");
-		e4_json_u64(js, "files", t->files);
-		e4_json_u64(js, "files_unwritten", t->files_unwritten);
-		e4_json_u64(js, "extents", t->extents);
-		e4_json_u64(js, "blocks", t->blocks);
-		e4_json_u64(js, "unwritten_extents", t->unwritten_extents);
-		e4_json_u64(js, "unwritten_blocks", t->unwritten_blocks);
-		e4_json_u64(js, "bad_inodes", t->bad_inodes);
-		e4_json_obj_end(js);
+		e4s_json_obj_begin(js, "totals");
+		e4s_json_u64(js, "files", t->files);
+		e4s_json_u64(js, "files_unwritten", t->files_unwritten);
+		e4s_json_u64(js, "extents", t->extents);
+		e4s_json_u64(js, "blocks", t->blocks);
+		e4s_json_u64(js, "unwritten_extents", t->unwritten_extents);
+		e4s_json_u64(js, "unwritten_blocks", t->unwritten_blocks);
+		e4s_json_u64(js, "bad_inodes", t->bad_inodes);
+		e4s_json_obj_end(js);
 		return;
 	}
 	printf("Files with unwritten extents: %llu\n",
@@ -207,14 +169,14 @@ static void print_totals(const struct e4_extent_totals *t,
 	       (unsigned long long)t->bad_inodes);
 }
 
-int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
-			  ext2_filsys fs, struct e4_json *js)
+int e4s_tune_unwritten_list(const char *prog, const struct e4s_req *o,
+			  ext2_filsys fs, struct e4s_json *js)
 {
 	struct e4_extent_totals t;
 	struct e4_replayed rs;
 	struct list_ctx c;
 	int flags = o->verbose ? 0 : E4_EXT_UNWRITTEN_ONLY;
-	int i, rc = 0, unreplayed = e4_tool_needs_recovery(fs);
+	int i, rc = 0, unreplayed = e4s_needs_recovery(fs);
 	errcode_t retval;
 	ext2_ino_t ino;
 
@@ -226,7 +188,7 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 	memset(&rs, 0, sizeof(rs));
 	if (o->uw_replayed) {
 		/* State S_n through the overlay: nothing is written. */
-		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		retval = e4s_open_replayed(prog, fs, o->journal_dev, &rs);
 		if (retval) {
 			com_err(prog, retval, "while reading the replayed "
 				"state of %s", o->device);
@@ -236,12 +198,12 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 		unreplayed = 0;
 	}
 	if (js) {
-		e4_json_obj_begin(js, "unwritten");
-		e4_json_str(js, "scope", o->uw_nfiles ? "files" : "fs");
-		e4_json_bool(js, "all_extents", o->verbose);
-		e4_json_bool(js, "unreplayed_journal", unreplayed);
-		e4_json_bool(js, "replayed_state", o->uw_replayed);
-		e4_json_arr_begin(js, "extents");
+		e4s_json_obj_begin(js, "unwritten");
+		e4s_json_str(js, "scope", o->uw_nfiles ? "files" : "fs");
+		e4s_json_bool(js, "all_extents", o->verbose);
+		e4s_json_bool(js, "unreplayed_journal", unreplayed);
+		e4s_json_bool(js, "replayed_state", o->uw_replayed);
+		e4s_json_arr_begin(js, "extents");
 	} else if (unreplayed) {
 		printf("Note: the journal needs recovery; this lists the "
 		       "unreplayed image (replay it first to see the state "
@@ -268,9 +230,9 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 		}
 	}
 	if (js) {
-		e4_json_arr_end(js);
+		e4s_json_arr_end(js);
 		print_totals(&t, js);
-		e4_json_obj_end(js);
+		e4s_json_obj_end(js);
 	} else if (!rc) {
 		print_header(&c);
 		print_totals(&t, NULL);
@@ -281,7 +243,7 @@ int e4tune_unwritten_list(const char *prog, const struct e4tune_opts *o,
 
 /* ---- marking ---- */
 
-static void print_result(const char *prog, const struct e4tune_mark *m,
+static void print_result(const char *prog, const struct e4s_mark *m,
 			 ext2_ino_t ino, const struct e4_mark_result *r,
 			 int dry_run)
 {
@@ -314,7 +276,7 @@ static void print_result(const char *prog, const struct e4tune_mark *m,
  * an interruption left committed but not checkpointed.  Returns the
  * tool's exit status.
  */
-static int recover(const char *prog, const struct e4tune_opts *o,
+static int recover(const char *prog, const struct e4s_req *o,
 		   ext2_filsys fs)
 {
 	struct e4_replay_result rr;
@@ -323,7 +285,7 @@ static int recover(const char *prog, const struct e4tune_opts *o,
 	errcode_t retval;
 
 	memset(&rr, 0, sizeof(rr));
-	retval = e4_journal_open(fs, o->journal_dev, E4_JOURNAL_RW, &j);
+	retval = e4s_open_journal(prog, fs, o->journal_dev, E4_JOURNAL_RW, &j);
 	if (!retval)
 		retval = e4_journal_scan(j, 0, 0, &scan);
 	if (!retval && scan->fail)
@@ -359,7 +321,7 @@ static int recover(const char *prog, const struct e4tune_opts *o,
  * unmapped), or NULL when the fs has none or -f writes past a log that
  * needs recovery (in place, as before).
  */
-static int open_journal(const char *prog, const struct e4tune_opts *o,
+static int open_journal(const char *prog, const struct e4s_req *o,
 			ext2_filsys fs, int rw, e4_journal_t *ret)
 {
 	const char *hint = "";
@@ -367,9 +329,9 @@ static int open_journal(const char *prog, const struct e4tune_opts *o,
 
 	*ret = NULL;
 	if (!ext2fs_has_feature_journal(fs->super) ||
-	    (o->force && e4_tool_needs_recovery(fs)))
+	    (o->force && e4s_needs_recovery(fs)))
 		return 0;
-	retval = e4_journal_open(fs, o->journal_dev, rw ? E4_JOURNAL_RW : 0,
+	retval = e4s_open_journal(prog, fs, o->journal_dev, rw ? E4_JOURNAL_RW : 0,
 				 ret);
 	if (!retval && (*ret)->jsb.start && !o->force) {
 		retval = E4_ERR_NEEDS_RECOVERY;
@@ -397,18 +359,17 @@ static int open_journal(const char *prog, const struct e4tune_opts *o,
  * records an error: marks are refused before anything is written, so
  * e2fsck sees the image as it was.  Returns the tool's exit status.
  */
-static int check_log(const char *prog, const struct e4tune_opts *o,
-		     e4_journal_t j, struct e4_jscan *scan)
+static int check_log(const char *prog, const struct e4s_req *o,
+		     const struct e4_plan *plan)
 {
+	const struct e4_jscan *scan = plan->scan;
 	struct e4_replay_result rr;
 	errcode_t retval;
 
-	memset(&rr, 0, sizeof(rr));
+	e4_plan_result(scan, plan, &rr);
 	retval = scan->fail;
-	if (!retval)
-		retval = e4_journal_replay_plan(j, scan, &rr);
 	if (!retval && (scan->corrupt || scan->has_failed_commit ||
-			rr.nbad_csum || rr.nbad_block || j->jsb.errno_))
+			rr.nbad_csum || rr.nbad_block || plan->j->jsb.errno_))
 		retval = E4_ERR_JOURNAL_CORRUPT;
 	if (!retval)
 		return 0;
@@ -421,7 +382,7 @@ static int check_log(const char *prog, const struct e4tune_opts *o,
  * Run every mark on @fs: a dry run (@write 0: validation, printed when
  * @print) or the real one.  Returns the tool's exit status.
  */
-static int run_marks(const char *prog, const struct e4tune_opts *o,
+static int run_marks(const char *prog, const struct e4s_req *o,
 		     ext2_filsys fs, e4_journal_t j, int write, int print)
 {
 	struct e4_mark_result r;
@@ -430,7 +391,7 @@ static int run_marks(const char *prog, const struct e4tune_opts *o,
 	int i, flags;
 
 	for (i = 0; i < o->uw_nmarks; i++) {
-		const struct e4tune_mark *m = &o->uw_marks[i];
+		const struct e4s_mark *m = &o->uw_marks[i];
 
 		retval = resolve(fs, m->file, &ino);
 		if (retval) {
@@ -460,7 +421,7 @@ static int run_marks(const char *prog, const struct e4tune_opts *o,
 	return 0;
 }
 
-int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
+int e4s_tune_unwritten_write(const char *prog, const struct e4s_req *o,
 			   ext2_filsys fs)
 {
 	struct e4_replayed rs;
@@ -474,15 +435,15 @@ int e4tune_unwritten_write(const char *prog, const struct e4tune_opts *o,
 	 * writes nothing; then recover for real.  -f marks the image as it
 	 * is (a later recovery may overwrite the marks).
 	 */
-	if (e4_tool_needs_recovery(fs) && !o->force) {
+	if (e4s_needs_recovery(fs) && !o->force) {
 		memset(&rs, 0, sizeof(rs));
-		retval = e4_replayed_open(fs, o->device, o->journal_dev, &rs);
+		retval = e4s_open_replayed(prog, fs, o->journal_dev, &rs);
 		if (retval) {
 			com_err(prog, retval, "while reading the replayed "
 				"state of %s", o->device);
 			return 1;
 		}
-		rc = rs.j && rs.scan ? check_log(prog, o, rs.j, rs.scan) : 0;
+		rc = rs.plan ? check_log(prog, o, rs.plan) : 0;
 		if (!rc)
 			rc = run_marks(prog, o, rs.fs, NULL, 0, o->dry_run);
 		e4_replayed_close(&rs);

@@ -1,6 +1,7 @@
 /*
- * util.c --- helpers shared by the e4tools programs: open a file system
- * (mount check, undo file), and a small JSON writer.
+ * open.c --- how every e4tools program and e4debug opens what it works on:
+ * the file system (mount check, undo file, size check) and its journal,
+ * each channel through the E4_FAULT hook (see open.h).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -8,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,7 +16,8 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "util.h"
+#include "open.h"
+#include "parse.h"
 
 /* Is @st the file @path names (same inode, or the same device node)? */
 static int same_file(const struct stat *st, const char *path)
@@ -32,7 +33,7 @@ static int same_file(const struct stat *st, const char *path)
 		st->st_rdev == o.st_rdev;
 }
 
-errcode_t e4_tool_check_undo(const char *prog, const char *undo_file,
+errcode_t e4s_check_undo(const char *prog, const char *undo_file,
 			     const char *device, const char *journal_dev)
 {
 	struct stat st;
@@ -77,26 +78,20 @@ errcode_t e4_tool_check_undo(const char *prog, const char *undo_file,
 	return 0;
 }
 
-/*
- * Test-only fault injection (tests/t_fault_tools): E4_FAULT="write:K",
- * "read:K" or "short:K" (comma-separated) routes the file system's io
- * through libe4's fault io_manager (lib/e4/fault_io.c), failing the K-th
- * and every later write (read) with E4_ERR_IO_FAULT, or making the K-th
- * read short.  Unset, nothing changes.  An external journal device is not
- * wrapped.
- */
-static struct e4_fault tool_fault;
+/* The hook's state of each channel role: the fs, an external journal. */
+static struct e4_fault fault_slot[2];
 
-errcode_t e4_tool_fault_wrap(const char *prog, const char *device,
-			     io_manager *io, const char **name)
+errcode_t e4s_fault_wrap(const char *prog, int slot, const char *device,
+			 io_manager *io, const char **name)
 {
 	const char *spec = getenv("E4_FAULT");
-	char *copy, *tok, *save = NULL, *end;
-	unsigned long long k;
+	struct e4_fault *f = &fault_slot[slot];
+	char *copy, *tok, *save = NULL;
+	uint64_t k;
 
 	if (!spec || !*spec)
 		return 0;
-	e4_fault_init(&tool_fault, *io, device);
+	e4_fault_init(f, *io, device);
 	copy = strdup(spec);
 	if (!copy)
 		return EXT2_ET_NO_MEMORY;
@@ -104,31 +99,27 @@ errcode_t e4_tool_fault_wrap(const char *prog, const char *device,
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
 
-		k = colon ? strtoull(colon + 1, &end, 10) : 0;
-		if (!colon || !k || *end) {
-			com_err(prog, EXT2_ET_INVALID_ARGUMENT,
-				"in E4_FAULT='%s'", spec);
-			free(copy);
-			return EXT2_ET_INVALID_ARGUMENT;
-		}
+		if (!colon || e4s_scan_num(colon + 1, strlen(colon + 1),
+					   UINT64_MAX, &k) || !k)
+			goto bad;
 		*colon = 0;
 		if (!strcmp(tok, "write"))
-			tool_fault.fail_write_at = k;
+			f->fail_write_at = k;
 		else if (!strcmp(tok, "read"))
-			tool_fault.fail_read_at = k;
+			f->fail_read_at = k;
 		else if (!strcmp(tok, "short"))
-			tool_fault.short_read_at = k;
-		else {
-			com_err(prog, EXT2_ET_INVALID_ARGUMENT,
-				"in E4_FAULT='%s'", spec);
-			free(copy);
-			return EXT2_ET_INVALID_ARGUMENT;
-		}
+			f->short_read_at = k;
+		else
+			goto bad;
 	}
 	free(copy);
 	*io = e4_fault_io_manager;
-	*name = tool_fault.name;
+	*name = f->name;
 	return 0;
+bad:
+	com_err(prog, EXT2_ET_INVALID_ARGUMENT, "in E4_FAULT='%s'", spec);
+	free(copy);
+	return EXT2_ET_INVALID_ARGUMENT;
 }
 
 /* Point the undo io_manager at @undo_file, emptied first if @fresh. */
@@ -137,7 +128,7 @@ static errcode_t point_undo(const char *prog, const char *undo_file,
 {
 	errcode_t retval;
 
-	retval = e4_tool_check_undo(prog, undo_file, NULL, NULL);
+	retval = e4s_check_undo(prog, undo_file, NULL, NULL);
 	if (retval)
 		return retval;
 	if (fresh && unlink(undo_file) < 0 && errno != ENOENT) {
@@ -155,12 +146,12 @@ static errcode_t point_undo(const char *prog, const char *undo_file,
 	return retval;
 }
 
-errcode_t e4_tool_setup_undo(const char *prog, const char *undo_file)
+errcode_t e4s_setup_undo(const char *prog, const char *undo_file)
 {
 	return point_undo(prog, undo_file, 1);
 }
 
-errcode_t e4_tool_resume_undo(const char *prog, const char *undo_file)
+errcode_t e4s_resume_undo(const char *prog, const char *undo_file)
 {
 	return point_undo(prog, undo_file, 0);
 }
@@ -185,7 +176,7 @@ static errcode_t check_size(ext2_filsys fs, const char *device)
 	return 0;
 }
 
-errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
+errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 			  const char *undo_file, ext2_filsys *ret)
 {
 	io_manager io = unix_io_manager;
@@ -206,7 +197,7 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 		com_err(prog, retval, "while trying to open %s", device);
 		return retval;
 	}
-	if (flags & E4_OPEN_RW) {
+	if (flags & E4S_OPEN_RW) {
 		retval = ext2fs_check_if_mounted(device, &mount_flags);
 		if (retval) {
 			com_err(prog, retval,
@@ -221,19 +212,19 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 		}
 		open_flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
 		if (undo_file) {
-			retval = e4_tool_check_undo(prog, undo_file, device,
+			retval = e4s_check_undo(prog, undo_file, device,
 						    NULL);
 			if (!retval)
 				retval = point_undo(prog, undo_file, !(flags &
-						    E4_OPEN_UNDO_RESUME));
+						    E4S_OPEN_UNDO_RESUME));
 			if (retval)
 				return retval;
 			io = undo_io_manager;
 		}
 	}
-	if (flags & E4_OPEN_IGNORE_CSUM)
+	if (flags & E4S_OPEN_IGNORE_CSUM)
 		open_flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
-	retval = e4_tool_fault_wrap(prog, device, &io, &open_name);
+	retval = e4s_fault_wrap(prog, 0, device, &io, &open_name);
 	if (retval)
 		return retval;
 	retval = ext2fs_open2(open_name, NULL, open_flags, 0, 0, io, ret);
@@ -251,167 +242,50 @@ errcode_t e4_tool_open_fs(const char *prog, const char *device, int flags,
 	return 0;
 }
 
-int e4_tool_parse_blk(const char *s, size_t len, unsigned long long *v)
-{
-	unsigned long long n = 0, d;
-	unsigned int base = 10;
-	size_t i = 0;
-
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == len)
-		return -1;
-	for (; i < len; i++) {
-		char c = s[i];
-
-		if (c >= '0' && c <= '9')
-			d = (unsigned long long)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned long long)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned long long)(c - 'A' + 10);
-		else
-			return -1;
-		if (n > (~0ULL - d) / base)
-			return -1;		/* overflow */
-		n = n * base + d;
-	}
-	*v = n;
-	return 0;
-}
-
-int e4_tool_needs_recovery(ext2_filsys fs)
+int e4s_needs_recovery(ext2_filsys fs)
 {
 	return ext2fs_has_feature_journal_needs_recovery(fs->super);
 }
 
-/* ---- JSON ---- */
 
-void e4_json_init(struct e4_json *js, FILE *f)
+/* The io_manager and channel name of the external journal @journal_dev
+ * opened with E4_JOURNAL_* @flags: unix_io or undo_io, under the fault
+ * hook.  Returns 0 or EXT2_ET_INVALID_ARGUMENT (printed). */
+static errcode_t journal_io(const char *prog, const char *journal_dev,
+			    int flags, io_manager *io, const char **name)
 {
-	memset(js, 0, sizeof(*js));
-	js->f = f;
+	*io = (flags & E4_JOURNAL_UNDO) && (flags & E4_JOURNAL_RW) ?
+		undo_io_manager : unix_io_manager;
+	*name = journal_dev;
+	return journal_dev ? e4s_fault_wrap(prog, 1, journal_dev, io, name) :
+		0;
 }
 
-static void json_string(FILE *f, const char *s)
+errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
+			   const char *journal_dev, int flags,
+			   e4_journal_t *ret)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const char *name;
+	io_manager io;
+	errcode_t retval;
 
-	fputc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20 || *p >= 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
+	*ret = NULL;
+	retval = journal_io(prog, journal_dev, flags, &io, &name);
+	if (retval)
+		return retval;
+	return e4_journal_open_io(fs, journal_dev, io, name, flags, ret);
 }
 
-static void json_key(struct e4_json *js, const char *key)
+errcode_t e4s_open_replayed(const char *prog, ext2_filsys fs,
+			    const char *journal_dev, struct e4_replayed *r)
 {
-	if (js->need_comma[js->depth])
-		fputc(',', js->f);
-	js->need_comma[js->depth] = 1;
-	if (js->depth) {
-		fputc('\n', js->f);
-		fprintf(js->f, "%*s", 2 * js->depth, "");
-	}
-	if (key) {
-		json_string(js->f, key);
-		fputs(": ", js->f);
-	}
-}
+	const char *name;
+	io_manager io;
+	errcode_t retval;
 
-static void json_open(struct e4_json *js, const char *key, char c)
-{
-	json_key(js, key);
-	fputc(c, js->f);
-	if (js->depth < 63)
-		js->depth++;
-	js->need_comma[js->depth] = 0;
-}
-
-static void json_close(struct e4_json *js, char c)
-{
-	int had = js->need_comma[js->depth];
-
-	if (js->depth)
-		js->depth--;
-	if (had) {
-		fputc('\n', js->f);
-		fprintf(js->f, "%*s", 2 * js->depth, "");
-	}
-	fputc(c, js->f);
-}
-
-void e4_json_obj_begin(struct e4_json *js, const char *key)
-{
-	json_open(js, key, '{');
-}
-
-void e4_json_obj_end(struct e4_json *js)
-{
-	json_close(js, '}');
-}
-
-void e4_json_arr_begin(struct e4_json *js, const char *key)
-{
-	json_open(js, key, '[');
-}
-
-void e4_json_arr_end(struct e4_json *js)
-{
-	json_close(js, ']');
-}
-
-void e4_json_str(struct e4_json *js, const char *key, const char *val)
-{
-	json_key(js, key);
-	json_string(js->f, val ? val : "");
-}
-
-void e4_json_u64(struct e4_json *js, const char *key, uint64_t val)
-{
-	json_key(js, key);
-	fprintf(js->f, "%" PRIu64, val);
-}
-
-void e4_json_i64(struct e4_json *js, const char *key, int64_t val)
-{
-	json_key(js, key);
-	fprintf(js->f, "%" PRId64, val);
-}
-
-void e4_json_bool(struct e4_json *js, const char *key, int val)
-{
-	json_key(js, key);
-	fputs(val ? "true" : "false", js->f);
-}
-
-void e4_json_null(struct e4_json *js, const char *key)
-{
-	json_key(js, key);
-	fputs("null", js->f);
-}
-
-void e4_json_finish(struct e4_json *js)
-{
-	fputc('\n', js->f);
+	memset(r, 0, sizeof(*r));
+	retval = journal_io(prog, journal_dev, 0, &io, &name);
+	if (retval)
+		return retval;
+	return e4_replayed_open_io(fs, journal_dev, io, name, r);
 }

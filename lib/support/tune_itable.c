@@ -1,5 +1,6 @@
 /*
- * tune_itable.c --- e4tune's lazy inode table part: list the per-group
+ * tune_itable.c --- the lazy inode table part of e4tune and of e4debug's
+ * itable / itable_finish: list the per-group
  * ITABLE_ZEROED state (-l, -v, --json), finish lazy init
  * (-E lazy_itable_init=0) or undo it for tests
  * (-E lazy_itable_init=1[,groups=LIST][,garbage]) through libe4.
@@ -8,8 +9,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +16,11 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "e4tune.h"
+#include "open.h"
+#include "parse.h"
+#include "tune.h"
 
-int e4tune_itable_wants_write(const struct e4tune_opts *o)
+int e4s_tune_itable_wants_write(const struct e4s_req *o)
 {
 	return o->lazy_itable_init >= 0;
 }
@@ -81,51 +82,51 @@ static void print_table(ext2_filsys fs)
 }
 
 static void print_json(ext2_filsys fs, const struct e4_itable_summary *s,
-		       struct e4_json *js)
+		       struct e4s_json *js)
 {
 	struct e4_itable_group ig;
 	dgrp_t g;
 
-	e4_json_obj_begin(js, "itable");
-	e4_json_bool(js, "applicable", s->applicable);
-	e4_json_u64(js, "groups", s->groups);
-	e4_json_u64(js, "zeroed", s->zeroed);
-	e4_json_u64(js, "inode_uninit", s->inode_uninit);
-	e4_json_u64(js, "block_uninit", s->block_uninit);
-	e4_json_u64(js, "to_zero_groups", s->to_zero_groups);
-	e4_json_u64(js, "to_zero_blocks", s->to_zero_blocks);
-	e4_json_u64(js, "inode_blocks_per_group", fs->inode_blocks_per_group);
-	e4_json_u64(js, "bad_csum_groups", s->bad_csum);
+	e4s_json_obj_begin(js, "itable");
+	e4s_json_bool(js, "applicable", s->applicable);
+	e4s_json_u64(js, "groups", s->groups);
+	e4s_json_u64(js, "zeroed", s->zeroed);
+	e4s_json_u64(js, "inode_uninit", s->inode_uninit);
+	e4s_json_u64(js, "block_uninit", s->block_uninit);
+	e4s_json_u64(js, "to_zero_groups", s->to_zero_groups);
+	e4s_json_u64(js, "to_zero_blocks", s->to_zero_blocks);
+	e4s_json_u64(js, "inode_blocks_per_group", fs->inode_blocks_per_group);
+	e4s_json_u64(js, "bad_csum_groups", s->bad_csum);
 	if (s->bad_csum)
-		e4_json_u64(js, "first_bad_csum_group", s->first_bad_csum);
+		e4s_json_u64(js, "first_bad_csum_group", s->first_bad_csum);
 	else
-		e4_json_null(js, "first_bad_csum_group");
-	e4_json_arr_begin(js, "group");
+		e4s_json_null(js, "first_bad_csum_group");
+	e4s_json_arr_begin(js, "group");
 	for (g = 0; g < fs->group_desc_count; g++) {
 		e4_itable_group(fs, g, &ig);
-		e4_json_obj_begin(js, NULL);
-		e4_json_u64(js, "group", g);
-		e4_json_u64(js, "bg_flags", ig.flags);
-		e4_json_bool(js, "inode_uninit",
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "group", g);
+		e4s_json_u64(js, "bg_flags", ig.flags);
+		e4s_json_bool(js, "inode_uninit",
 			     ig.flags & EXT2_BG_INODE_UNINIT);
-		e4_json_bool(js, "block_uninit",
+		e4s_json_bool(js, "block_uninit",
 			     ig.flags & EXT2_BG_BLOCK_UNINIT);
-		e4_json_bool(js, "itable_zeroed",
+		e4s_json_bool(js, "itable_zeroed",
 			     ig.flags & EXT2_BG_INODE_ZEROED);
-		e4_json_u64(js, "itable_unused", ig.itable_unused);
-		e4_json_u64(js, "itable", ig.itable);
-		e4_json_u64(js, "itable_blocks", ig.itable_blocks);
-		e4_json_u64(js, "used_blocks", ig.used_blocks);
-		e4_json_u64(js, "to_zero", ig.to_zero);
-		e4_json_bool(js, "csum_ok", ig.csum_ok);
-		e4_json_obj_end(js);
+		e4s_json_u64(js, "itable_unused", ig.itable_unused);
+		e4s_json_u64(js, "itable", ig.itable);
+		e4s_json_u64(js, "itable_blocks", ig.itable_blocks);
+		e4s_json_u64(js, "used_blocks", ig.used_blocks);
+		e4s_json_u64(js, "to_zero", ig.to_zero);
+		e4s_json_bool(js, "csum_ok", ig.csum_ok);
+		e4s_json_obj_end(js);
 	}
-	e4_json_arr_end(js);
-	e4_json_obj_end(js);
+	e4s_json_arr_end(js);
+	e4s_json_obj_end(js);
 }
 
-int e4tune_itable_list(const char *prog, const struct e4tune_opts *o,
-		       ext2_filsys fs, struct e4_json *js)
+int e4s_tune_itable_list(const char *prog, const struct e4s_req *o,
+		       ext2_filsys fs, struct e4s_json *js)
 {
 	struct e4_itable_summary s;
 	errcode_t retval;
@@ -146,46 +147,35 @@ int e4tune_itable_list(const char *prog, const struct e4tune_opts *o,
 	return 0;
 }
 
-/* Parse "N", "N-M" items separated by ':' into @sel (one byte a group). */
+/* Parse "N", "N-M" items separated by ':' into @sel (one byte a group);
+ * each number by e4s_scan_num(). */
 static int parse_groups(const char *prog, const char *list, dgrp_t ngroups,
 			unsigned char *sel)
 {
-	const char *p = list;
-	unsigned long a, b;
-	char *end;
+	const char *p = list, *colon, *dash;
+	uint64_t a, b;
+	size_t len;
 
-	if (!*p)
-		goto bad;
-	while (*p) {
-		/* digits only: strtoul would take "-1" as ULONG_MAX */
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		errno = 0;
-		a = strtoul(p, &end, 10);
-		if (end == p || errno)
+	do {
+		colon = strchr(p, ':');
+		len = colon ? (size_t)(colon - p) : strlen(p);
+		dash = memchr(p, '-', len);
+		if (e4s_scan_num(p, dash ? (size_t)(dash - p) : len,
+				 UINT64_MAX, &a))
 			goto bad;
 		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			if (!isdigit((unsigned char)*p))
-				goto bad;
-			b = strtoul(p, &end, 10);
-			if (end == p || errno || b < a)
-				goto bad;
-		}
+		if (dash && (e4s_scan_num(dash + 1, len - (dash + 1 - p),
+					  UINT64_MAX, &b) || b < a))
+			goto bad;
 		if (b >= ngroups) {
-			fprintf(stderr, "%s: group %lu out of range (the "
-				"filesystem has groups 0-%u)\n", prog, b,
-				ngroups - 1);
+			fprintf(stderr, "%s: group %llu out of range (the "
+				"filesystem has groups 0-%u)\n", prog,
+				(unsigned long long)b, ngroups - 1);
 			return 1;
 		}
 		memset(sel + a, 1, b - a + 1);
-		if (*end == ':')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
+		p = colon + 1;
+	} while (colon);
 	return 0;
 bad:
 	fprintf(stderr, "%s: invalid group list '%s' (use N, N-M, "
@@ -193,7 +183,7 @@ bad:
 	return 1;
 }
 
-int e4tune_itable_write(const char *prog, const struct e4tune_opts *o,
+int e4s_tune_itable_write(const char *prog, const struct e4s_req *o,
 			ext2_filsys fs)
 {
 	struct e4_itable_result res;

@@ -1,6 +1,8 @@
 /*
- * replay_run.c --- e4replay's flow after the fs and journal are open:
- * scan, refuse or replay, and print the result as text or JSON.
+ * replay_run.c --- the replay flow of e4replay and of e4debug's logdump
+ * and replay, once the fs and journal are open: scan, decide (refuse,
+ * nothing to do, replay) from the scan alone, replay or plan, and print
+ * the result as text or JSON.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -13,7 +15,9 @@
 #include <et/com_err.h>
 
 #include "e4.h"
-#include "e4replay.h"
+#include "json.h"
+#include "open.h"
+#include "replay.h"
 
 static const char *csum_name(const struct e4_jscan *s)
 {
@@ -41,8 +45,8 @@ static void fmt_time(uint64_t sec, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, sec);
 }
 
-static void print_text(const struct e4r_opts *o, ext2_filsys fs,
-		       e4_journal_t j, const struct e4r_run *run)
+static void print_text(const struct e4s_req *o, ext2_filsys fs,
+		       e4_journal_t j, const struct e4s_replay *run)
 {
 	const struct e4_jscan *s = run->scan;
 	const struct e4_replay_result *r = &run->res;
@@ -132,149 +136,155 @@ static void print_text(const struct e4r_opts *o, ext2_filsys fs,
 		       r->fs_not_valid ? "; fs marked not clean" : "");
 }
 
-static void print_json(const struct e4r_opts *o, e4_journal_t j,
-		       const struct e4r_run *run, int rc)
+static void print_json(const struct e4s_req *o, e4_journal_t j,
+		       const struct e4s_replay *run, int rc)
 {
 	const struct e4_jscan *s = run->scan;
 	const struct e4_replay_result *r = &run->res;
-	struct e4_json js;
+	struct e4s_json js;
 	size_t i, k;
 
-	e4_json_init(&js, stdout);
-	e4_json_obj_begin(&js, NULL);
-	e4_json_str(&js, "device", o->target);
-	e4_json_bool(&js, "dry_run", o->dry_run);
-	e4_json_obj_begin(&js, "journal");
-	e4_json_bool(&js, "external", j->external);
-	e4_json_u64(&js, "maxlen", j->jsb.maxlen);
-	e4_json_u64(&js, "blocksize", j->blocksize);
-	e4_json_u64(&js, "first", s->log_first);
-	e4_json_u64(&js, "log_end", s->log_end);
-	e4_json_u64(&js, "start", s->start_jblk);
-	e4_json_u64(&js, "sequence", s->start_tid);
-	e4_json_u64(&js, "csum_version", s->csum_version);
-	e4_json_u64(&js, "tag_bytes", s->tag_bytes);
-	e4_json_bool(&js, "needs_recovery", run->needs_recovery);
-	e4_json_obj_end(&js);
-	e4_json_arr_begin(&js, "transactions");
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	e4s_json_str(&js, "device", o->target);
+	e4s_json_bool(&js, "dry_run", o->dry_run);
+	e4s_json_obj_begin(&js, "journal");
+	e4s_json_bool(&js, "external", j->external);
+	e4s_json_u64(&js, "maxlen", j->jsb.maxlen);
+	e4s_json_u64(&js, "blocksize", j->blocksize);
+	e4s_json_u64(&js, "first", s->log_first);
+	e4s_json_u64(&js, "log_end", s->log_end);
+	e4s_json_u64(&js, "start", s->start_jblk);
+	e4s_json_u64(&js, "sequence", s->start_tid);
+	e4s_json_u64(&js, "csum_version", s->csum_version);
+	e4s_json_u64(&js, "tag_bytes", s->tag_bytes);
+	e4s_json_bool(&js, "needs_recovery", run->needs_recovery);
+	e4s_json_obj_end(&js);
+	e4s_json_arr_begin(&js, "transactions");
 	for (i = 0; i < s->ntrans; i++) {
 		const struct e4_jtrans *t = &s->trans[i];
 
-		e4_json_obj_begin(&js, NULL);
-		e4_json_u64(&js, "tid", t->tid);
-		e4_json_u64(&js, "first_jblk", t->first_jblk);
-		e4_json_u64(&js, "last_jblk", t->last_jblk);
-		e4_json_u64(&js, "nblocks", t->nblocks);
-		e4_json_u64(&js, "descriptors", t->ndescriptors);
-		e4_json_u64(&js, "revoke_blocks", t->nrevoke_blocks);
-		e4_json_u64(&js, "ntags", t->ntags);
-		e4_json_u64(&js, "nrevokes", t->nrevokes);
-		e4_json_bool(&js, "has_commit", t->has_commit);
-		e4_json_bool(&js, "committed", t->committed);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", t->tid);
+		e4s_json_u64(&js, "first_jblk", t->first_jblk);
+		e4s_json_u64(&js, "last_jblk", t->last_jblk);
+		e4s_json_u64(&js, "nblocks", t->nblocks);
+		e4s_json_u64(&js, "descriptors", t->ndescriptors);
+		e4s_json_u64(&js, "revoke_blocks", t->nrevoke_blocks);
+		e4s_json_u64(&js, "ntags", t->ntags);
+		e4s_json_u64(&js, "nrevokes", t->nrevokes);
+		e4s_json_bool(&js, "has_commit", t->has_commit);
+		e4s_json_bool(&js, "committed", t->committed);
 		if (t->has_commit) {
-			e4_json_u64(&js, "commit_sec", t->commit_sec);
-			e4_json_u64(&js, "commit_nsec", t->commit_nsec);
-			e4_json_str(&js, "commit_csum",
+			e4s_json_u64(&js, "commit_sec", t->commit_sec);
+			e4s_json_u64(&js, "commit_nsec", t->commit_nsec);
+			e4s_json_str(&js, "commit_csum",
 				    ok_name(t->commit_csum_ok));
 		}
 		if (o->verbose) {
-			e4_json_arr_begin(&js, "tags");
+			e4s_json_arr_begin(&js, "tags");
 			for (k = 0; k < t->ntags; k++) {
 				const struct e4_jtag *g = &t->tags[k];
 
-				e4_json_obj_begin(&js, NULL);
-				e4_json_u64(&js, "fsblk", g->fsblk);
-				e4_json_u64(&js, "jblk", g->jblk);
-				e4_json_u64(&js, "flags", g->flags);
-				e4_json_str(&js, "csum", ok_name(g->csum_ok));
-				e4_json_str(&js, "fate",
+				e4s_json_obj_begin(&js, NULL);
+				e4s_json_u64(&js, "fsblk", g->fsblk);
+				e4s_json_u64(&js, "jblk", g->jblk);
+				e4s_json_u64(&js, "flags", g->flags);
+				e4s_json_str(&js, "csum", ok_name(g->csum_ok));
+				e4s_json_str(&js, "fate",
 					    e4_tag_fate_name(g->fate));
-				e4_json_obj_end(&js);
+				e4s_json_obj_end(&js);
 			}
-			e4_json_arr_end(&js);
-			e4_json_arr_begin(&js, "revokes");
+			e4s_json_arr_end(&js);
+			e4s_json_arr_begin(&js, "revokes");
 			for (k = 0; k < t->nrevokes; k++)
-				e4_json_u64(&js, NULL, t->revokes[k]);
-			e4_json_arr_end(&js);
+				e4s_json_u64(&js, NULL, t->revokes[k]);
+			e4s_json_arr_end(&js);
 		}
-		e4_json_obj_end(&js);
+		e4s_json_obj_end(&js);
 	}
-	e4_json_arr_end(&js);
-	e4_json_obj_begin(&js, "scan");
-	e4_json_str(&js, "stop", e4_scan_stop_name(s->stop));
-	e4_json_u64(&js, "stop_jblk", s->stop_jblk);
-	e4_json_u64(&js, "end_tid", s->end_tid);
-	e4_json_u64(&js, "ncommitted", s->ncommitted);
-	e4_json_bool(&js, "corrupt", s->corrupt);
-	e4_json_str(&js, "fail", s->fail ? error_message(s->fail) : "");
+	e4s_json_arr_end(&js);
+	e4s_json_obj_begin(&js, "scan");
+	e4s_json_str(&js, "stop", e4_scan_stop_name(s->stop));
+	e4s_json_u64(&js, "stop_jblk", s->stop_jblk);
+	e4s_json_u64(&js, "end_tid", s->end_tid);
+	e4s_json_u64(&js, "ncommitted", s->ncommitted);
+	e4s_json_bool(&js, "corrupt", s->corrupt);
+	e4s_json_str(&js, "fail", s->fail ? error_message(s->fail) : "");
 	if (s->has_failed_commit)
-		e4_json_u64(&js, "failed_commit", s->failed_commit);
-	e4_json_u64(&js, "fc_blocks_used", s->fc_blocks_used);
-	e4_json_bool(&js, "fc_live", s->fc_live);
-	e4_json_arr_begin(&js, "events");
+		e4s_json_u64(&js, "failed_commit", s->failed_commit);
+	e4s_json_u64(&js, "fc_blocks_used", s->fc_blocks_used);
+	e4s_json_bool(&js, "fc_live", s->fc_live);
+	e4s_json_arr_begin(&js, "events");
 	for (i = 0; i < s->nevents; i++) {
-		e4_json_obj_begin(&js, NULL);
-		e4_json_u64(&js, "tid", s->events[i].tid);
-		e4_json_u64(&js, "jblk", s->events[i].jblk);
-		e4_json_str(&js, "kind",
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", s->events[i].tid);
+		e4s_json_u64(&js, "jblk", s->events[i].jblk);
+		e4s_json_str(&js, "kind",
 			    e4_scan_stop_name(s->events[i].kind));
-		e4_json_str(&js, "msg", s->events[i].msg);
-		e4_json_obj_end(&js);
+		e4s_json_str(&js, "msg", s->events[i].msg);
+		e4s_json_obj_end(&js);
 	}
-	e4_json_arr_end(&js);
-	e4_json_obj_end(&js);
-	e4_json_obj_begin(&js, "replay");
-	e4_json_str(&js, "refused", run->refused ? run->refused : "");
-	e4_json_u64(&js, "tags", r->ntags);
-	e4_json_u64(&js, "written", r->nwritten);
-	e4_json_u64(&js, "superseded", r->nsuperseded);
-	e4_json_u64(&js, "revoked", r->nrevoked);
-	e4_json_u64(&js, "bad_csum", r->nbad_csum);
-	e4_json_u64(&js, "bad_block", r->nbad_block);
-	e4_json_u64(&js, "revoked_blocks", r->nrevoke_blocks);
-	e4_json_u64(&js, "writes", r->nwrites);
-	e4_json_u64(&js, "reads", r->nreads);
-	e4_json_bool(&js, "superblocks_written", run->replayed);
-	e4_json_u64(&js, "new_sequence", r->new_sequence);
-	e4_json_bool(&js, "fs_error", r->fs_error);
-	e4_json_bool(&js, "fs_not_valid", r->fs_not_valid);
-	e4_json_obj_end(&js);
-	e4_json_i64(&js, "exit", rc);
-	e4_json_obj_end(&js);
-	e4_json_finish(&js);
+	e4s_json_arr_end(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_obj_begin(&js, "replay");
+	e4s_json_str(&js, "refused", run->refused ? run->refused : "");
+	e4s_json_u64(&js, "tags", r->ntags);
+	e4s_json_u64(&js, "written", r->nwritten);
+	e4s_json_u64(&js, "superseded", r->nsuperseded);
+	e4s_json_u64(&js, "revoked", r->nrevoked);
+	e4s_json_u64(&js, "bad_csum", r->nbad_csum);
+	e4s_json_u64(&js, "bad_block", r->nbad_block);
+	e4s_json_u64(&js, "revoked_blocks", r->nrevoke_blocks);
+	e4s_json_u64(&js, "writes", r->nwrites);
+	e4s_json_u64(&js, "reads", r->nreads);
+	e4s_json_bool(&js, "superblocks_written", run->replayed);
+	e4s_json_u64(&js, "new_sequence", r->new_sequence);
+	e4s_json_bool(&js, "fs_error", r->fs_error);
+	e4s_json_bool(&js, "fs_not_valid", r->fs_not_valid);
+	e4s_json_obj_end(&js);
+	e4s_json_i64(&js, "exit", rc);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
 }
 
-int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
-	    e4_journal_t j, struct e4r_run *run)
+int e4s_replay_scan(const char *prog, const struct e4s_req *r,
+		    e4_journal_t j, struct e4_jscan **scan,
+		    struct e4_plan **plan)
 {
-	struct e4_jscan *s;
 	errcode_t retval;
-	int rc = 0;
 
-	run->needs_recovery = e4_tool_needs_recovery(fs);
-	retval = e4_journal_scan(j, o->upto_set ? E4_SCANF_UPTO : 0,
-				 o->upto, &run->scan);
-	if (retval) {
-		com_err(prog, retval, "while scanning the journal of %s",
-			o->device);
-		return E4R_EXIT_ERROR;
-	}
-	s = run->scan;
-	if (s->corrupt)
-		rc |= E4R_EXIT_CORRUPT;
+	*plan = NULL;
+	retval = e4_journal_scan(j, r->upto_set ? E4_SCANF_UPTO : 0, r->upto,
+				 scan);
+	if (!retval)
+		retval = e4_plan_build(j, *scan, plan);
+	if (!retval)
+		return 0;
+	com_err(prog, retval, "while scanning the journal of %s", r->device);
+	return E4R_EXIT_ERROR;
+}
 
+void e4s_replay_decide(const char *prog, const struct e4s_req *o,
+		       ext2_filsys fs, struct e4_jscan *s,
+		       struct e4s_replay *run)
+{
+	run->scan = s;
+	run->needs_recovery = e4s_needs_recovery(fs);
+	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
+	run->plan = 0;
 	if (s->fail) {
 		com_err(prog, s->fail, "in the journal of %s: the kernel's "
 			"recovery fails here; nothing replayed (run e2fsck)",
 			o->device);
 		run->refused = "the kernel would refuse this journal";
-		rc |= E4R_EXIT_ERROR;
+		run->rc |= E4R_EXIT_ERROR;
 	} else if (o->upto_set && s->stop != E4_SCAN_UPTO) {
 		/* A usage error, as with --check-order --upto. */
 		com_err(prog, E4_ERR_UPTO_NOT_FOUND, "(--upto %u) in the "
 			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
-		rc = E4R_EXIT_USAGE;
+		run->rc = E4R_EXIT_USAGE;
 	} else if (s->fc_live && !o->ignore_fc) {
 		/* -n reports the refusal the real run makes. */
 		com_err(prog, E4_ERR_FAST_COMMIT, "in %s: %u fast-commit "
@@ -282,7 +292,7 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 			"replay the full commits only)", o->device,
 			s->fc_blocks_used);
 		run->refused = "live fast commits";
-		rc = E4R_EXIT_ERROR;
+		run->rc = E4R_EXIT_ERROR;
 	} else if (s->start_jblk && !run->needs_recovery &&
 		   !o->replay_anyway) {
 		/*
@@ -298,25 +308,33 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 			(unsigned long long)s->start_jblk);
 		run->refused = "needs_recovery is clear: the kernel discards "
 			"this log (--replay-anyway replays it)";
-		rc |= E4R_EXIT_CORRUPT;
-	} else if (!s->start_jblk && !run->needs_recovery) {
-		/* Clean: nothing to do. */
-		retval = e4_journal_replay_plan(j, s, &run->res);
-	} else if (o->dry_run) {
-		retval = e4_journal_replay_plan(j, s, &run->res);
-		if (!retval)
-			rc |= E4R_EXIT_REPLAYED;
-		if (run->res.corrupt)
-			rc |= E4R_EXIT_CORRUPT;
+		run->rc |= E4R_EXIT_CORRUPT;
 	} else {
-		retval = e4_journal_replay(j, s, &run->res);
+		/* Clean (nothing to do: plan only) or a replay. */
+		run->plan = s->start_jblk || run->needs_recovery ? 2 : 1;
+	}
+}
+
+int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
+		   const struct e4_plan *plan, struct e4s_replay *run)
+{
+	e4_journal_t j = plan->j;
+	errcode_t retval = 0;
+	int rc = run->rc;
+
+	if (run->plan == 1 || (run->plan == 2 && o->dry_run)) {
+		e4_plan_result(run->scan, plan, &run->res);
+		if (run->plan == 2)
+			rc |= E4R_EXIT_REPLAYED;
+	} else if (run->plan == 2) {
+		retval = e4_plan_replay(plan, &run->res);
 		if (!retval) {
 			run->replayed = 1;
 			rc |= E4R_EXIT_REPLAYED;
 		}
-		if (run->res.corrupt)
-			rc |= E4R_EXIT_CORRUPT;
 	}
+	if (run->plan == 2 && run->res.corrupt)
+		rc |= E4R_EXIT_CORRUPT;
 	if (retval) {
 		com_err(prog, retval, "while replaying the journal of %s%s%s",
 			o->device, o->output ? " into " : "",
@@ -330,7 +348,5 @@ int e4r_run(const char *prog, const struct e4r_opts *o, ext2_filsys fs,
 		print_json(o, j, run, rc);
 	else
 		print_text(o, fs, j, run);
-	e4_jscan_free(run->scan);
-	run->scan = NULL;
 	return rc;
 }

@@ -1,5 +1,5 @@
-# itable_lib.sh --- shell helpers of the i_* (lazy inode table) tests;
-# source after test_lib.sh.  Oracles: dumpe2fs, debugfs, e2fsck, the
+# itable.sh --- shell helpers of the i_* (lazy inode table) tests; loaded
+# by tests/test_lib.sh.  Oracles: dumpe2fs, debugfs, e2fsck, the
 # kernel (loop mount).
 
 # d2_groups IMG: one line per group from dumpe2fs: "G FLAGS START END

@@ -1,6 +1,6 @@
-# u_common.sh --- helpers of the unwritten-extent tests (tests/u_*): turn
+# unwritten.sh --- helpers of the unwritten-extent tests (tests/u_*): turn
 # the extent listings of debugfs, e4tune and filefrag into one format and
-# model what a mark should do.  Sourced after test_lib.sh.
+# model what a mark should do.  Loaded by tests/test_lib.sh.
 #
 # Run format, one extent per line: "LBLK PBLK LEN U" or "LBLK PBLK LEN W".
 

@@ -1,0 +1,258 @@
+/*
+ * jblock.c --- the jbd2 block codec: parse and build descriptor, revoke
+ * and commit blocks, block tag sizes, and every journal checksum
+ * (descriptor/revoke tail, commit block, block tag) from one codec whose
+ * checksum seed is computed once.  Used by scan.c (parse, verify) and
+ * txn.c (build).
+ *
+ * Source: fs/jbd2/recovery.c count_tags(), scan_revoke_records(),
+ * jbd2_descriptor_block_csum_verify(), jbd2_commit_block_csum_verify(),
+ * jbd2_block_tag_csum_verify(); fs/jbd2/commit.c jbd2_block_tag_csum_set(),
+ * jbd2_commit_block_csum_set(); include/linux/jbd2.h journal_tag_bytes();
+ * Documentation/filesystems/ext4/journal.rst (Linux 6.x).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "e4.h"
+
+unsigned int e4_journal_tag_bytes(uint32_t incompat)
+{
+	unsigned int sz = 12;
+
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+		return TAG3_SIZE;
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+		sz += 2;
+	if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
+		return sz;
+	return sz - 4;
+}
+
+static int has_v2v3(uint32_t incompat)
+{
+	return !!(incompat & (JBD2_FEATURE_INCOMPAT_CSUM_V2 |
+			      JBD2_FEATURE_INCOMPAT_CSUM_V3));
+}
+
+void e4_jcodec_init(struct e4_jcodec *c, const struct e4_jsb *jsb,
+		    unsigned int blocksize)
+{
+	memset(c, 0, sizeof(*c));
+	c->blocksize = blocksize;
+	c->incompat = jsb->feature_incompat;
+	c->compat = jsb->feature_compat;
+	c->tag_bytes = e4_journal_tag_bytes(c->incompat);
+	c->v2v3 = has_v2v3(c->incompat);
+	c->v3 = !!(c->incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3);
+	c->v1 = !c->v2v3 && (c->compat & JBD2_FEATURE_COMPAT_CHECKSUM);
+	memcpy(c->uuid, jsb->uuid, JBD2_UUID_SIZE);
+	c->seed = e4_crc32c(~0U, jsb->uuid, JBD2_UUID_SIZE);
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+size_t e4_jdesc_parse(const void *blk, unsigned int blocksize,
+		      uint32_t incompat, struct e4_jtag *tags, size_t max)
+{
+	const uint8_t *b = blk;
+	unsigned int tag_bytes = e4_journal_tag_bytes(incompat);
+	size_t size = blocksize, off = JBD2_HEADER_SIZE, nr = 0;
+	uint16_t flags;
+
+	if (has_v2v3(incompat))
+		size -= JBD2_TAIL_SIZE;
+	while (off + tag_bytes <= size) {
+		const uint8_t *t = b + off;
+
+		flags = e4_be16(t + TAG_FLAGS);
+		if (nr < max) {
+			struct e4_jtag *g = &tags[nr];
+
+			memset(g, 0, sizeof(*g));
+			g->fsblk = e4_be32(t + TAG_BLOCKNR);
+			if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
+				g->fsblk |= (blk64_t)e4_be32(t +
+					TAG_BLOCKNR_HIGH) << 32;
+			g->flags = flags;
+			if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+				g->csum = e4_be32(t + TAG3_CHECKSUM);
+			else if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+				g->csum = e4_be16(t + TAG_CHECKSUM);
+			g->csum_ok = -1;
+		}
+		nr++;
+		off += tag_bytes;
+		if (!(flags & JBD2_FLAG_SAME_UUID))
+			off += JBD2_UUID_SIZE;
+		if (flags & JBD2_FLAG_LAST_TAG)
+			break;
+	}
+	return nr;
+}
+
+errcode_t e4_jrevoke_parse(const void *blk, unsigned int blocksize,
+			   uint32_t incompat, blk64_t *out, size_t max,
+			   size_t *n)
+{
+	const uint8_t *b = blk;
+	uint32_t rcount = e4_be32(b + REVOKE_COUNT);
+	unsigned int csum_size = has_v2v3(incompat) ? JBD2_TAIL_SIZE : 0;
+	unsigned int rec = (incompat & JBD2_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
+	size_t off = REVOKE_HEADER_SIZE, nr = 0;
+
+	*n = 0;
+	if (rcount > blocksize - csum_size)
+		return E4_ERR_JOURNAL_CORRUPT;
+	while (off + rec <= rcount) {
+		if (nr < max)
+			out[nr] = rec == 8 ? e4_be64(b + off) : e4_be32(b + off);
+		nr++;
+		off += rec;
+	}
+	*n = nr;
+	return 0;
+}
+
+/* ---- checksums ---------------------------------------------------------- */
+
+/* crc32c(seed) of @len bytes at @b, the 4 bytes at @off taken as zero. */
+static uint32_t csum_zeroed(const struct e4_jcodec *c, const uint8_t *b,
+			    unsigned int off, unsigned int len)
+{
+	static const uint8_t z[4];
+	uint32_t crc;
+
+	crc = e4_crc32c(c->seed, b, off);
+	crc = e4_crc32c(crc, z, 4);
+	return e4_crc32c(crc, b + off + 4, len - off - 4);
+}
+
+int e4_jblock_tail_csum_ok(const struct e4_jcodec *c, const void *blk)
+{
+	unsigned int off = c->blocksize - JBD2_TAIL_SIZE;
+
+	if (!c->v2v3)
+		return 1;
+	return e4_be32((const uint8_t *)blk + off) ==
+		csum_zeroed(c, blk, off, c->blocksize);
+}
+
+void e4_jblock_set_tail_csum(const struct e4_jcodec *c, void *blk)
+{
+	unsigned int off = c->blocksize - JBD2_TAIL_SIZE;
+
+	if (c->v2v3)
+		e4_put_be32((uint8_t *)blk + off,
+			    csum_zeroed(c, blk, off, c->blocksize));
+}
+
+int e4_jcommit_csum_check(const struct e4_jcodec *c, const void *blk)
+{
+	static const uint8_t zeros[256];
+	const uint8_t *b = blk;
+	uint32_t stored = e4_be32(b + COMMIT_CHKSUM), crc;
+	unsigned int left;
+
+	if (!c->v2v3)
+		return 1;
+	if (stored == csum_zeroed(c, b, COMMIT_CHKSUM, c->blocksize))
+		return 1;
+	/* The header only, the rest of the block taken as zero. */
+	crc = csum_zeroed(c, b, COMMIT_CHKSUM, COMMIT_HEADER_SIZE);
+	for (left = c->blocksize - COMMIT_HEADER_SIZE; left; ) {
+		unsigned int n = left < sizeof(zeros) ? left : sizeof(zeros);
+
+		crc = e4_crc32c(crc, zeros, n);
+		left -= n;
+	}
+	return stored == crc ? 2 : 0;
+}
+
+void e4_jcommit_set_csum(const struct e4_jcodec *c, void *blk)
+{
+	if (c->v2v3)
+		e4_put_be32((uint8_t *)blk + COMMIT_CHKSUM,
+			    csum_zeroed(c, blk, COMMIT_CHKSUM, c->blocksize));
+}
+
+uint32_t e4_jtag_csum(const struct e4_jcodec *c, uint32_t tid,
+		      const void *data)
+{
+	uint8_t seq[4];
+
+	e4_put_be32(seq, tid);
+	return e4_crc32c(e4_crc32c(c->seed, seq, 4), data, c->blocksize);
+}
+
+int e4_jtag_csum_ok(const struct e4_jcodec *c, const struct e4_jtag *g,
+		    uint32_t tid, const void *data)
+{
+	uint32_t crc = e4_jtag_csum(c, tid, data);
+
+	if (c->v3)
+		return g->csum == crc;
+	return g->csum == (crc & 0xffff);
+}
+
+int e4_jblock_escape(void *blk)
+{
+	if (e4_be32(blk) != JBD2_MAGIC)
+		return 0;
+	e4_put_be32(blk, 0);
+	return 1;
+}
+
+void e4_jblock_unescape(void *blk, int escaped)
+{
+	if (escaped)
+		e4_put_be32(blk, JBD2_MAGIC);
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+void e4_jblock_header(void *blk, uint32_t type, uint32_t tid)
+{
+	uint8_t *b = blk;
+
+	e4_put_be32(b + JBD2_H_MAGIC, JBD2_MAGIC);
+	e4_put_be32(b + JBD2_H_BLOCKTYPE, type);
+	e4_put_be32(b + JBD2_H_SEQUENCE, tid);
+}
+
+size_t e4_jdesc_tags_per_block(const struct e4_jcodec *c)
+{
+	size_t room = c->blocksize - JBD2_HEADER_SIZE;
+
+	if (c->v2v3)
+		room -= JBD2_TAIL_SIZE;
+	return 1 + (room - c->tag_bytes - JBD2_UUID_SIZE) / c->tag_bytes;
+}
+
+size_t e4_jdesc_put_tag(const struct e4_jcodec *c, void *at, blk64_t fsblk,
+			uint32_t flags, uint32_t csum)
+{
+	uint8_t *t = at;
+
+	if (c->v3) {
+		e4_put_be32(t + TAG3_BLOCKNR, (uint32_t)fsblk);
+		e4_put_be32(t + TAG3_FLAGS, flags);
+		e4_put_be32(t + TAG3_BLOCKNR_HIGH, (uint32_t)(fsblk >> 32));
+		e4_put_be32(t + TAG3_CHECKSUM, csum);
+	} else {
+		e4_put_be32(t + TAG_BLOCKNR, (uint32_t)fsblk);
+		if (c->v2v3)
+			e4_put_be16(t + TAG_CHECKSUM, (uint16_t)csum);
+		e4_put_be16(t + TAG_FLAGS, (uint16_t)flags);
+		if (c->incompat & JBD2_FEATURE_INCOMPAT_64BIT)
+			e4_put_be32(t + TAG_BLOCKNR_HIGH,
+				    (uint32_t)(fsblk >> 32));
+	}
+	if (flags & JBD2_FLAG_SAME_UUID)
+		return c->tag_bytes;
+	memcpy(t + c->tag_bytes, c->uuid, JBD2_UUID_SIZE);
+	return c->tag_bytes + JBD2_UUID_SIZE;
+}

@@ -1,0 +1,515 @@
+/*
+ * plan.c --- the jbd2 replay rule, in one place: which logged copy of each
+ * fs block reaches the disk, over the whole window (tag fates, the blocks
+ * replay writes) and after any committed transaction Tk (state S_k).
+ *
+ * The rule (fs/jbd2/recovery.c PASS_REVOKE / PASS_REPLAY, revoke.c
+ * jbd2_journal_test_revoke(), Linux 6.x):
+ *  - a revoke record for block b in committed tid R cancels every copy of
+ *    b logged in a tid <= R (the kernel tests the revoke first);
+ *  - a copy whose tag checksum fails is skipped (the kernel skips it and
+ *    reports EFSBADCRC at the end);
+ *  - a copy naming a block at or past the fs end or inside the internal
+ *    journal is skipped (e4tools' safety choice where the kernel writes
+ *    blindly);
+ *  - of the surviving copies of a block the newest wins (the end result of
+ *    the kernel writing them in log order).
+ * For the whole window the revoke table of every committed transaction
+ * decides (e4_plan_build(), O(tags log tags)); for S_k only the revoke
+ * records of T1..Tk count, applied transaction by transaction
+ * (e4_state_advance(): a revoke of Tk cancels every copy of its block so
+ * far, all of which have tids <= Tk's).  Both views skip copies with
+ * copy_skip() below: S_n of the states equals the window's winners.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "e4.h"
+#include "e4_int.h"
+
+static int cmp_run_pblk(const void *a, const void *b)
+{
+	const struct e4_jmap_run *x = a, *y = b;
+
+	return x->pblk < y->pblk ? -1 : x->pblk > y->pblk;
+}
+
+/* Whether fs block @blk holds part of the internal journal of the plan. */
+static int in_journal(const struct e4_plan *p, blk64_t blk)
+{
+	size_t lo = 0, hi = p->nruns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (blk < p->runs[mid].pblk)
+			hi = mid;
+		else if (blk >= p->runs[mid].pblk + p->runs[mid].len)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Why a copy that no revoke cancels still does not reach the disk:
+ * E4_TAG_BAD_CSUM, E4_TAG_BAD_BLOCK, or 0 when it may.
+ */
+static int copy_skip(const struct e4_plan *p, const struct e4_jtag *g)
+{
+	if (g->csum_ok == 0)
+		return E4_TAG_BAD_CSUM;
+	if (g->fsblk >= p->nblocks || in_journal(p, g->fsblk))
+		return E4_TAG_BAD_BLOCK;
+	return 0;
+}
+
+/* A copy of tag @g of transaction @tid; src_blk resolved later. */
+static void copy_of(const struct e4_jtag *g, uint32_t tid,
+		    struct e4_copy *c)
+{
+	c->fsblk = g->fsblk;
+	c->jblk = g->jblk;
+	c->src_blk = 0;
+	c->tid = tid;
+	c->flags = (g->flags & JBD2_FLAG_ESCAPE) ? E4_COPY_ESCAPED : 0;
+}
+
+/* Sort key of the window's candidates: fs block, then log order. */
+struct cand {
+	struct e4_copy	c;
+	uint64_t	seq;		/* position in log order */
+	struct e4_jtag	*tag;
+};
+
+static int cmp_fsblk_seq(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->c.fsblk != y->c.fsblk)
+		return x->c.fsblk < y->c.fsblk ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The revoke table of the committed transactions of @scan. */
+static errcode_t window_revokes(const struct e4_jscan *scan,
+				struct e4_revoke_table **ret)
+{
+	struct e4_revoke_table *rt;
+	size_t i, k, hint = 0;
+	errcode_t retval;
+
+	for (i = 0; i < scan->ncommitted; i++)
+		hint += scan->trans[i].nrevokes;
+	retval = e4_revoke_new(hint, &rt);
+	if (retval)
+		return retval;
+	for (i = 0; i < scan->ncommitted; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+
+		for (k = 0; k < t->nrevokes; k++) {
+			retval = e4_revoke_set(rt, t->revokes[k], t->tid);
+			if (retval) {
+				e4_revoke_free(rt);
+				return retval;
+			}
+		}
+	}
+	*ret = rt;
+	return 0;
+}
+
+/* The fates of every tag over the window and the winners (log order). */
+static errcode_t plan_window(struct e4_plan *p)
+{
+	struct e4_jscan *scan = p->scan;
+	struct e4_replay_result *res = &p->res;
+	struct e4_revoke_table *rt = NULL;
+	struct cand *c = NULL;
+	size_t i, k, n = 0, total = 0;
+	uint64_t seq = 0;
+	errcode_t retval;
+	int why;
+
+	for (i = 0; i < scan->ntrans; i++)
+		total += scan->trans[i].ntags;
+	retval = window_revokes(scan, &rt);
+	if (retval)
+		return retval;
+	res->nrevoke_blocks = e4_revoke_count(rt);
+	retval = ext2fs_get_array(total ? total : 1, sizeof(*c), &c);
+	if (retval)
+		goto out;
+
+	for (i = 0; i < scan->ntrans; i++) {
+		struct e4_jtrans *t = &scan->trans[i];
+
+		for (k = 0; k < t->ntags; k++) {
+			struct e4_jtag *g = &t->tags[k];
+
+			if (i >= scan->ncommitted) {
+				g->fate = E4_TAG_UNCOMMITTED;
+				continue;
+			}
+			res->ntags++;
+			/* PASS_REPLAY tests the revoke first. */
+			if (e4_revoke_test(rt, g->fsblk, t->tid)) {
+				g->fate = E4_TAG_REVOKED;
+				res->nrevoked++;
+				continue;
+			}
+			why = copy_skip(p, g);
+			if (why) {
+				g->fate = why;
+				if (why == E4_TAG_BAD_CSUM)
+					res->nbad_csum++;
+				else
+					res->nbad_block++;
+				continue;
+			}
+			g->fate = E4_TAG_REPLAY;
+			copy_of(g, t->tid, &c[n].c);
+			c[n].seq = seq++;
+			c[n].tag = g;
+			n++;
+		}
+	}
+	if (res->nbad_csum || res->nbad_block)
+		res->corrupt = 1;
+
+	/* Newest surviving copy of each block wins. */
+	xsort(c, n, sizeof(*c), cmp_fsblk_seq);
+	for (i = 0, k = 0; i < n; i++) {
+		if (i + 1 < n && c[i + 1].c.fsblk == c[i].c.fsblk) {
+			c[i].tag->fate = E4_TAG_SUPERSEDED;
+			res->nsuperseded++;
+			continue;
+		}
+		c[k++] = c[i];
+	}
+	n = k;
+	xsort(c, n, sizeof(*c), cmp_seq);
+	res->nwritten = n;
+	retval = ext2fs_get_array(n ? n : 1, sizeof(*p->final), &p->final);
+	if (retval)
+		goto out;
+	for (i = 0; i < n; i++)
+		p->final[i] = c[i].c;
+	p->nfinal = n;
+out:
+	ext2fs_free_mem(&c);
+	e4_revoke_free(rt);
+	return retval;
+}
+
+errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
+			struct e4_plan **ret)
+{
+	struct e4_plan *p;
+	errcode_t retval;
+
+	*ret = NULL;
+	retval = ext2fs_get_memzero(sizeof(*p), &p);
+	if (retval)
+		return retval;
+	p->j = j;
+	p->scan = scan;
+	p->nblocks = ext2fs_blocks_count(j->fs->super);
+	p->res.new_sequence = scan->end_tid + 1;
+	p->res.corrupt = scan->corrupt;
+	if (scan->fail) {	/* the kernel replays nothing */
+		*ret = p;
+		return 0;
+	}
+	p->ntx = scan->ncommitted;
+	if (!j->external && j->nruns) {
+		retval = ext2fs_get_array(j->nruns, sizeof(*p->runs),
+					  &p->runs);
+		if (retval)
+			goto fail;
+		memcpy(p->runs, j->runs, j->nruns * sizeof(*p->runs));
+		p->nruns = j->nruns;
+		xsort(p->runs, p->nruns, sizeof(*p->runs), cmp_run_pblk);
+	}
+	retval = plan_window(p);
+	if (retval)
+		goto fail;
+	*ret = p;
+	return 0;
+fail:
+	e4_plan_free(p);
+	return retval;
+}
+
+void e4_plan_free(struct e4_plan *p)
+{
+	if (!p)
+		return;
+	ext2fs_free_mem(&p->runs);
+	ext2fs_free_mem(&p->final);
+	ext2fs_free_mem(&p);
+}
+
+void e4_plan_result(const struct e4_jscan *scan, const struct e4_plan *p,
+		    struct e4_replay_result *res)
+{
+	if (p) {
+		*res = p->res;
+		return;
+	}
+	memset(res, 0, sizeof(*res));
+	res->new_sequence = scan->end_tid + 1;
+	res->corrupt = scan->corrupt;
+}
+
+errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
+				 struct e4_replay_result *res)
+{
+	struct e4_plan *p;
+	errcode_t retval;
+
+	retval = e4_plan_build(j, scan, &p);
+	e4_plan_result(scan, p, res);
+	e4_plan_free(p);
+	return retval ? retval : scan->fail;
+}
+
+/* ---- states S_k ---------------------------------------------------------- */
+
+static int cmp_copy_fsblk(const void *a, const void *b)
+{
+	const struct e4_copy *x = a, *y = b;
+
+	return x->fsblk < y->fsblk ? -1 : x->fsblk > y->fsblk;
+}
+
+/* Stable order by fsblk, keeping log order among equal blocks. */
+struct copy_idx {
+	struct e4_copy	c;
+	size_t		idx;
+};
+
+static int cmp_copy_idx(const void *a, const void *b)
+{
+	const struct copy_idx *x = a, *y = b;
+	int r = cmp_copy_fsblk(&x->c, &y->c);
+
+	if (r)
+		return r;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Room for @n entries in the state's spare buffer. */
+static errcode_t spare_room(struct e4_state *st, size_t n)
+{
+	errcode_t retval;
+
+	if (n <= st->spare_alloc)
+		return 0;
+	retval = ext2fs_resize_array(sizeof(*st->spare), st->spare_alloc, n,
+				     &st->spare);
+	if (!retval)
+		st->spare_alloc = n;
+	return retval;
+}
+
+/* Make the spare buffer the state's map. */
+static void spare_swap(struct e4_state *st, size_t n)
+{
+	struct e4_copy *e = st->ents;
+	size_t a = st->alloc;
+
+	st->ents = st->spare;
+	st->alloc = st->spare_alloc;
+	st->n = n;
+	st->spare = e;
+	st->spare_alloc = a;
+}
+
+errcode_t e4_state_init(const struct e4_plan *p, struct e4_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->plan = p;
+	return 0;
+}
+
+void e4_state_free(struct e4_state *st)
+{
+	ext2fs_free_mem(&st->ents);
+	ext2fs_free_mem(&st->spare);
+	memset(st, 0, sizeof(*st));
+}
+
+/*
+ * Tk's surviving copies, the newest per block, sorted by fsblk, with
+ * their blocks on the journal's channel, into *@out (*@nout of them).
+ */
+static errcode_t tx_copies(const struct e4_plan *p, const struct e4_jtrans *tr,
+			   struct copy_idx **out, size_t *nout)
+{
+	struct copy_idx *t = NULL;
+	size_t i, n = 0;
+	errcode_t retval;
+
+	*out = NULL;
+	*nout = 0;
+	if (!tr->ntags)
+		return 0;
+	retval = ext2fs_get_array(tr->ntags, sizeof(*t), &t);
+	if (retval)
+		return retval;
+	for (i = 0; i < tr->ntags; i++) {
+		const struct e4_jtag *g = &tr->tags[i];
+
+		if (copy_skip(p, g))
+			continue;
+		copy_of(g, tr->tid, &t[n].c);
+		retval = e4_journal_bmap(p->j, g->jblk, &t[n].c.src_blk);
+		if (retval) {
+			ext2fs_free_mem(&t);
+			return retval;
+		}
+		t[n].idx = i;
+		n++;
+	}
+	xsort(t, n, sizeof(*t), cmp_copy_idx);
+	*out = t;
+	*nout = n;
+	return 0;
+}
+
+errcode_t e4_state_advance(struct e4_state *st)
+{
+	const struct e4_plan *p = st->plan;
+	const struct e4_jtrans *tr;
+	struct copy_idx *t = NULL;
+	blk64_t *rev = NULL;
+	size_t nt = 0, nr = 0, a, b, m = 0, r = 0;
+	errcode_t retval;
+
+	if (st->k >= p->ntx)
+		return EXT2_ET_INVALID_ARGUMENT;
+	tr = &p->scan->trans[st->k];
+	retval = tx_copies(p, tr, &t, &nt);
+	if (retval)
+		return retval;
+	if (tr->nrevokes) {
+		retval = ext2fs_get_array(tr->nrevokes, sizeof(*rev), &rev);
+		if (retval)
+			goto out;
+		memcpy(rev, tr->revokes, tr->nrevokes * sizeof(*rev));
+		nr = tr->nrevokes;
+		xsort(rev, nr, sizeof(*rev), blk_cmp);
+	}
+	retval = spare_room(st, st->n + nt);
+	if (retval)
+		goto out;
+	/* Merge; Tk's newest copy wins; a revoke of Tk cancels every copy
+	 * of its block (all have tids <= Tk's). */
+	for (a = 0, b = 0; a < st->n || b < nt;) {
+		const struct e4_copy *e;
+
+		if (b + 1 < nt && t[b + 1].c.fsblk == t[b].c.fsblk) {
+			b++;	/* a later tag of Tk for the same block */
+			continue;
+		}
+		if (b >= nt || (a < st->n && st->ents[a].fsblk < t[b].c.fsblk)) {
+			e = &st->ents[a++];
+		} else {
+			if (a < st->n && st->ents[a].fsblk == t[b].c.fsblk)
+				a++;
+			e = &t[b++].c;
+		}
+		while (r < nr && rev[r] < e->fsblk)
+			r++;
+		if (r < nr && rev[r] == e->fsblk)
+			continue;
+		st->spare[m++] = *e;
+	}
+	spare_swap(st, m);
+	st->k++;
+out:
+	ext2fs_free_mem(&t);
+	ext2fs_free_mem(&rev);
+	return retval;
+}
+
+/* S_n at once: the window's winners by fsblk, resolved on the channel. */
+static errcode_t state_final(struct e4_state *st)
+{
+	const struct e4_plan *p = st->plan;
+	size_t i;
+	errcode_t retval;
+
+	retval = spare_room(st, p->nfinal);
+	if (retval)
+		return retval;
+	for (i = 0; i < p->nfinal; i++) {
+		st->spare[i] = p->final[i];
+		retval = e4_journal_bmap(p->j, p->final[i].jblk,
+					 &st->spare[i].src_blk);
+		if (retval)
+			return retval;
+	}
+	xsort(st->spare, p->nfinal, sizeof(*st->spare), cmp_copy_fsblk);
+	spare_swap(st, p->nfinal);
+	st->k = p->ntx;
+	return 0;
+}
+
+errcode_t e4_state_seek(struct e4_state *st, size_t k)
+{
+	errcode_t retval;
+
+	if (k > st->plan->ntx)
+		k = st->plan->ntx;
+	if (k < st->k) {
+		st->n = 0;
+		st->k = 0;
+	}
+	if (k == st->plan->ntx && k > st->k + 1)
+		return state_final(st);
+	while (st->k < k) {
+		retval = e4_state_advance(st);
+		if (retval)
+			return retval;
+	}
+	return 0;
+}
+
+const struct e4_copy *e4_state_lookup(const struct e4_state *st,
+				      blk64_t fsblk)
+{
+	size_t i = e4_state_find(st, fsblk);
+
+	if (st && i < st->n && st->ents[i].fsblk == fsblk)
+		return &st->ents[i];
+	return NULL;
+}
+
+size_t e4_state_find(const struct e4_state *st, blk64_t fsblk)
+{
+	size_t lo = 0, hi = st ? st->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->ents[mid].fsblk < fsblk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

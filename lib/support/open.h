@@ -1,0 +1,104 @@
+/*
+ * open.h --- how every e4tools program and e4debug command opens what it
+ * works on (lib/support/open.c): the file system (the e2fsprogs way: a
+ * mount check before a read-write open, an undo file through libext2fs's
+ * undo io_manager, a size check) and its journal, every channel through
+ * the test-only fault hook E4_FAULT.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_SUPPORT_OPEN_H
+#define E4_SUPPORT_OPEN_H
+
+#include <ext2fs/ext2fs.h>
+
+#include "e4.h"
+
+/* Flags for e4s_open_fs(). */
+#define E4S_OPEN_RW		0x1	/* open read-write */
+#define E4S_OPEN_IGNORE_CSUM	0x2	/* EXT2_FLAG_IGNORE_CSUM_ERRORS */
+#define E4S_OPEN_UNDO_RESUME	0x4	/* keep an existing undo file and
+					 * append to it (e4s_resume_undo) */
+
+/*
+ * e4s_open_fs() - open the file system on @device for program @prog.
+ * Read-only unless E4S_OPEN_RW.  With E4S_OPEN_RW: refuses a mounted fs
+ * (E4_ERR_MOUNTED), and routes writes through libext2fs's undo io_manager
+ * when @undo_file is not NULL (an existing undo file is replaced, as
+ * tune2fs does; with E4S_OPEN_UNDO_RESUME appended to instead).  Refuses
+ * a directory (EISDIR) and an image shorter than its superblock says
+ * (E4_ERR_FS_TRUNCATED).  The channel goes through e4s_fault_wrap().
+ * Prints a one-line com_err message naming @device on failure.  Returns
+ * 0 or the error; *@ret is NULL on failure.
+ */
+errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
+		      const char *undo_file, ext2_filsys *ret);
+
+/*
+ * e4s_open_journal() - e4_journal_open() of the journal of @fs (the
+ * internal one on fs->io, or the external device @journal_dev), with
+ * E4_JOURNAL_* @flags, the external device's channel through
+ * e4s_fault_wrap() too.  Prints nothing; same returns as
+ * e4_journal_open() (also EXT2_ET_INVALID_ARGUMENT for a malformed
+ * E4_FAULT, printed).
+ */
+errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
+			   const char *journal_dev, int flags,
+			   e4_journal_t *ret);
+
+/*
+ * e4s_open_replayed() - e4_replayed_open() of @fs (state S_n read through
+ * the overlay on fs->io), an external journal device @journal_dev opened
+ * through e4s_fault_wrap() too.  Prints nothing; same returns.
+ */
+errcode_t e4s_open_replayed(const char *prog, ext2_filsys fs,
+			    const char *journal_dev, struct e4_replayed *r);
+
+/*
+ * e4s_setup_undo() - point libext2fs's process-wide undo io_manager at
+ * @undo_file (replacing an existing one) over unix_io_manager; the caller
+ * then opens through undo_io_manager (or e4s_open_journal() with
+ * E4_JOURNAL_UNDO).  Prints a one-line error; returns 0 or the error.
+ */
+errcode_t e4s_setup_undo(const char *prog, const char *undo_file);
+
+/*
+ * e4s_resume_undo() - as e4s_setup_undo() but keep an existing
+ * @undo_file: libext2fs's undo_io appends to it when the superblock it
+ * recorded at its last close is the device's (undo_io.c
+ * try_reopen_undo_file(); else the open fails with
+ * EXT2_ET_UNDO_FILE_WRONG), so one program that closes and reopens a
+ * file system keeps one undo file.  Returns 0 or the error (printed).
+ */
+errcode_t e4s_resume_undo(const char *prog, const char *undo_file);
+
+/*
+ * e4s_check_undo() - refuse an undo file that cannot serve: empty
+ * name, the same file as @device or @journal_dev (either may be NULL;
+ * compared by st_dev/st_ino, and st_rdev for device nodes), an existing
+ * file that is not a regular file or not writable, or a name that cannot
+ * be created (the check creates and removes it).  Writes nothing else.
+ * Prints one line naming the undo file; returns 0 or the error.
+ */
+errcode_t e4s_check_undo(const char *prog, const char *undo_file,
+			 const char *device, const char *journal_dev);
+
+/*
+ * e4s_fault_wrap() - the test-only fault hook: when the environment
+ * variable E4_FAULT is set ("write:K", "read:K", "short:K",
+ * comma-separated; K counted from 1 by e4s_scan_num()), make *@io the
+ * fault-injecting io_manager (lib/e4/fault_io.c) wrapping the old *@io
+ * on @device and *@name the channel name to open: the K-th and every
+ * later write (read) of that channel fails with E4_ERR_IO_FAULT, or the
+ * K-th read is short.  Each channel counts its own calls from its open.
+ * @slot (0 the fs, 1 an external journal) picks the hook's state, which
+ * must outlive the channel.  Unset, changes nothing.  Returns 0 or
+ * EXT2_ET_INVALID_ARGUMENT (printed).
+ */
+errcode_t e4s_fault_wrap(const char *prog, int slot, const char *device,
+			 io_manager *io, const char **name);
+
+/* e4s_needs_recovery() - nonzero if the fs superblock says so. */
+int e4s_needs_recovery(ext2_filsys fs);
+
+#endif

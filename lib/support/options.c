@@ -1,0 +1,254 @@
+/*
+ * options.c --- the one option table of the e4tools programs and e4debug
+ * commands, and the parser that fills a struct e4s_req from it (see
+ * options.h).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "e4.h"
+#include "options.h"
+#include "parse.h"
+
+/* One option: its id, short letter (0: none), long name (NULL: none). */
+struct optdef {
+	int		id;
+	char		letter;
+	const char	*name;
+	int		has_arg;
+};
+
+static const struct optdef optdefs[] = {
+	{ 'v', 'v', NULL, no_argument },
+	{ 'n', 'n', NULL, no_argument },
+	{ 'f', 'f', NULL, no_argument },
+	{ 'l', 'l', NULL, no_argument },
+	{ 'O', 'O', NULL, required_argument },
+	{ 'E', 'E', NULL, required_argument },
+	{ 'j', 'j', NULL, required_argument },
+	{ 'z', 'z', NULL, required_argument },
+	{ 'o', 'o', NULL, required_argument },
+	{ E4S_O_HELP, 'h', "help", no_argument },
+	{ E4S_O_JSON, 0, "json", no_argument },
+	{ E4S_O_UPTO, 0, "upto", required_argument },
+	{ E4S_O_JOURNAL_OUTPUT, 0, "journal-output", required_argument },
+	{ E4S_O_IGNORE_FC, 0, "ignore-fast-commit", no_argument },
+	{ E4S_O_REPLAY_ANYWAY, 0, "replay-anyway", no_argument },
+	{ E4S_O_CHECK_ORDER, 0, "check-order", no_argument },
+	{ E4S_O_REPLAY, 0, "replay", no_argument },
+	{ E4S_O_DATA_MODE, 0, "data-mode", required_argument },
+	{ E4S_O_OUTSIDE, 0, "outside", required_argument },
+	{ E4S_O_STAMPED, 0, "stamped", required_argument },
+	{ E4S_O_LIST_MAPPINGS, 0, "list-mappings", no_argument },
+	{ E4S_O_LIST_UNWRITTEN, 0, "list-unwritten", no_argument },
+	{ E4S_O_MARK_UNWRITTEN, 0, "mark-unwritten", required_argument },
+	{ E4S_O_MARK_WRITTEN, 0, "mark-written", required_argument },
+	{ E4S_O_KEEP_CONTENTS, 0, "keep-contents", no_argument },
+	{ E4S_O_SKIP_HOLES, 0, "skip-holes", no_argument },
+	{ E4S_O_REPLAYED, 0, "replayed", no_argument },
+};
+#define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
+
+void e4s_req_init(struct e4s_req *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->num_fc_blks = (uint32_t)-1;
+	r->lazy_itable_init = -1;
+	r->order.outside = -1;
+	r->order.stamped = -1;
+}
+
+int e4s_add_mark(const char *prog, struct e4s_req *r, char *spec,
+		 int unwritten)
+{
+	struct e4s_mark *m;
+	uint64_t n;
+	char *c1, *c2;
+
+	if (r->uw_nmarks >= E4S_MAX_MARKS) {
+		fprintf(stderr, "%s: at most %d --mark-* options\n", prog,
+			E4S_MAX_MARKS);
+		return -1;
+	}
+	m = &r->uw_marks[r->uw_nmarks];
+	/* FILE:LBLK:LEN, split from the right: a path may hold ':'. */
+	c2 = strrchr(spec, ':');
+	if (!c2)
+		goto bad;
+	*c2 = 0;
+	c1 = strrchr(spec, ':');
+	*c2 = ':';
+	if (!c1 || c1 == spec)
+		goto bad;
+	if (e4s_scan_num(c1 + 1, (size_t)(c2 - c1 - 1), UINT64_MAX, &n))
+		goto bad;
+	m->lblk = n;
+	if (e4s_scan_num(c2 + 1, strlen(c2 + 1), UINT64_MAX, &n))
+		goto bad;
+	m->len = n;
+	*c1 = 0;
+	m->file = spec;
+	m->unwritten = unwritten;
+	r->uw_nmarks++;
+	return 0;
+bad:
+	fprintf(stderr, "%s: invalid range '%s' (want FILE:LBLK:LEN, FILE a "
+		"path in the fs or <ino>, LBLK and LEN in fs blocks)\n",
+		prog, spec);
+	return -1;
+}
+
+/* Parse a comma-separated -E list into @r; 0, or -1 after one line on
+ * the first unknown or malformed option. */
+static int parse_extended(const char *prog, char *opts, struct e4s_req *r)
+{
+	char *tok, *save = NULL, *val;
+	uint64_t n;
+
+	for (tok = strtok_r(opts, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		val = strchr(tok, '=');
+		if (val)
+			*val++ = 0;
+		if (!strcmp(tok, "clear_journal_errno") && !val) {
+			r->clear_journal_errno = 1;
+		} else if (!strcmp(tok, "num_fc_blks") && val) {
+			/* (uint32_t)-1 means unset */
+			if (e4s_parse_num(prog, "-E num_fc_blks", val,
+					  UINT32_MAX - 1, &n))
+				return -1;
+			r->num_fc_blks = (uint32_t)n;
+		} else if (!strcmp(tok, "journal_uuid") && val) {
+			r->journal_uuid = val;
+		} else if (!strcmp(tok, "lazy_itable_init") && val &&
+			   (!strcmp(val, "0") || !strcmp(val, "1"))) {
+			r->lazy_itable_init = *val - '0';
+		} else if (!strcmp(tok, "groups") && val) {
+			r->itable_groups = val;
+		} else if (!strcmp(tok, "garbage") && !val) {
+			r->itable_garbage = 1;
+		} else {
+			fprintf(stderr, "%s: unknown or malformed extended "
+				"option '%s'\n", prog, tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* An --outside / --stamped / --data-mode word into *@v. */
+static int order_word(const char *prog, const char *what,
+		      const struct e4s_word *words, struct e4s_req *r, int *v)
+{
+	r->order_opt_set = 1;
+	return e4s_parse_word(prog, what, optarg, words, v);
+}
+
+/* Apply option @id (its value in optarg) to @r; 0 or E4S_GETOPT_*. */
+static int apply(const char *prog, int id, struct e4s_req *r)
+{
+	switch (id) {
+	case 'v': r->verbose = 1; break;
+	case 'n': r->dry_run = 1; break;
+	case 'f': r->force = 1; break;
+	case 'l': r->list = 1; break;
+	case 'O': r->features = optarg; break;
+	case 'E':
+		return parse_extended(prog, optarg, r) ? E4S_GETOPT_BAD : 0;
+	case 'j': r->journal_dev = optarg; break;
+	case 'z': r->undo_file = optarg; break;
+	case 'o': r->output = optarg; break;
+	case E4S_O_JSON: r->json = 1; break;
+	case E4S_O_UPTO:
+		if (e4s_parse_tid(prog, "--upto", optarg, &r->upto))
+			return E4S_GETOPT_BAD;
+		r->upto_set = r->order.has_upto = 1;
+		r->order.upto = r->upto;
+		break;
+	case E4S_O_JOURNAL_OUTPUT: r->journal_output = optarg; break;
+	case E4S_O_IGNORE_FC: r->ignore_fc = 1; break;
+	case E4S_O_REPLAY_ANYWAY: r->replay_anyway = 1; break;
+	case E4S_O_CHECK_ORDER: r->check_order = 1; break;
+	case E4S_O_REPLAY: r->replay_in_place = 1; break;
+	case E4S_O_DATA_MODE:
+		return order_word(prog, "--data-mode", e4s_data_mode_words,
+				  r, &r->order.data_mode) ?
+			E4S_GETOPT_BAD : 0;
+	case E4S_O_OUTSIDE:
+		return order_word(prog, "--outside", e4s_auto_yes_no_words,
+				  r, &r->order.outside) ? E4S_GETOPT_BAD : 0;
+	case E4S_O_STAMPED:
+		return order_word(prog, "--stamped", e4s_auto_yes_no_words,
+				  r, &r->order.stamped) ? E4S_GETOPT_BAD : 0;
+	case E4S_O_LIST_MAPPINGS:
+		r->order_opt_set = r->order.list_mappings = 1;
+		break;
+	case E4S_O_LIST_UNWRITTEN: r->list_unwritten = 1; break;
+	case E4S_O_MARK_UNWRITTEN:
+	case E4S_O_MARK_WRITTEN:
+		return e4s_add_mark(prog, r, optarg,
+				    id == E4S_O_MARK_UNWRITTEN) ?
+			E4S_GETOPT_BAD : 0;
+	case E4S_O_KEEP_CONTENTS: r->keep_contents = 1; break;
+	case E4S_O_SKIP_HOLES: r->skip_holes = 1; break;
+	case E4S_O_REPLAYED: r->uw_replayed = 1; break;
+	default:
+		return E4S_GETOPT_USAGE;
+	}
+	return 0;
+}
+
+static const struct optdef *find_def(int id)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTDEFS; i++)
+		if (optdefs[i].id == id)
+			return &optdefs[i];
+	return NULL;
+}
+
+int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
+	       struct e4s_req *r)
+{
+	struct option longopts[NOPTDEFS + 1];
+	char shortopts[2 * NOPTDEFS + 1];
+	size_t nl = 0, ns = 0;
+	const struct optdef *d;
+	int c, rc;
+
+	for (; *accept; accept++) {
+		d = find_def(*accept);
+		if (!d)
+			continue;
+		if (d->letter) {
+			shortopts[ns++] = d->letter;
+			if (d->has_arg)
+				shortopts[ns++] = ':';
+		}
+		if (d->name) {
+			longopts[nl].name = d->name;
+			longopts[nl].has_arg = d->has_arg;
+			longopts[nl].flag = NULL;
+			longopts[nl].val = d->letter ? d->letter : d->id;
+			nl++;
+		}
+	}
+	shortopts[ns] = 0;
+	memset(&longopts[nl], 0, sizeof(longopts[nl]));
+	optind = 0;	/* parse this argv from its start */
+	while ((c = getopt_long(argc, argv, shortopts, longopts,
+				NULL)) != -1) {
+		if (c == '?' || c == ':' || c == 'h')
+			return E4S_GETOPT_USAGE;
+		rc = apply(prog, c, r);
+		if (rc)
+			return rc;
+	}
+	return optind;
+}

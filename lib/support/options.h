@@ -1,0 +1,130 @@
+/*
+ * options.h --- the request every e4tools program and e4debug command
+ * fills from its command line, and the one option table they parse it
+ * with (lib/support/options.c): one spelling, one parser and one message
+ * per option, whoever takes it.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_SUPPORT_OPTIONS_H
+#define E4_SUPPORT_OPTIONS_H
+
+#include <stdint.h>
+#include <ext2fs/ext2fs.h>
+
+#include "e4.h"
+
+#define E4S_MAX_MARKS 16	/* --mark-* options per run */
+
+/* One --mark-unwritten / --mark-written range. */
+struct e4s_mark {
+	const char	*file;		/* path in the fs or <ino> */
+	blk64_t		lblk, len;	/* fs blocks */
+	int		unwritten;	/* 1 --mark-unwritten */
+};
+
+/*
+ * What to do, as the command line says it; what each part of the tools
+ * (lib/support/tune_*.c, replay_*.c) reads.  e4s_req_init() sets the
+ * defaults (nothing asked, -1 for "unset" fields).
+ */
+struct e4s_req {
+	/* what is opened, and how */
+	const char	*device;	/* IMAGE or device operand */
+	const char	*journal_dev;	/* -j JOURNAL_DEV */
+	const char	*undo_file;	/* -z UNDO_FILE */
+	int		verbose;	/* -v */
+	int		json;		/* --json */
+	int		dry_run;	/* -n */
+	int		force;		/* -f */
+
+	/* e4replay: the replay */
+	const char	*target;	/* what the replay writes: IMAGE or
+					 * OUTPUT (set by the flow) */
+	const char	*output;	/* -o OUTPUT */
+	const char	*journal_output;	/* --journal-output */
+	int		ignore_fc;	/* --ignore-fast-commit */
+	int		replay_anyway;	/* --replay-anyway */
+	int		upto_set;	/* --upto TID */
+	uint32_t	upto;
+	/* e4replay: the ordering check */
+	int		check_order;	/* --check-order */
+	int		replay_in_place;	/* --replay */
+	int		order_opt_set;	/* any of the four below given */
+	struct e4_order_opts order;	/* --data-mode, --outside,
+					 * --stamped, --list-mappings (its
+					 * upto is set from --upto) */
+
+	/* e4tune: journal superblock */
+	int		list;			/* -l */
+	const char	*features;		/* -O spec */
+	int		clear_journal_errno;	/* -E clear_journal_errno */
+	uint32_t	num_fc_blks;		/* -E num_fc_blks=; -1 unset */
+	const char	*journal_uuid;		/* -E journal_uuid= */
+	/* e4tune: lazy inode table init */
+	int		lazy_itable_init;	/* -1 unset, 0 finish, 1 undo */
+	const char	*itable_groups;		/* -E groups=N-M:K */
+	int		itable_garbage;		/* -E garbage */
+	/* e4tune: unwritten extents */
+	int		list_unwritten;		/* --list-unwritten */
+	char		**uw_files;		/* FILE|<ino> operands */
+	int		uw_nfiles;
+	struct e4s_mark	uw_marks[E4S_MAX_MARKS];	/* in argv order */
+	int		uw_nmarks;
+	int		keep_contents;		/* --keep-contents */
+	int		skip_holes;		/* --skip-holes */
+	int		uw_replayed;		/* --replayed: list state S_n */
+};
+
+/* e4s_req_init() - an empty request: zeros, and -1 where that is unset. */
+void e4s_req_init(struct e4s_req *r);
+
+/*
+ * Option ids: a letter for an option with a short form (getopt returns
+ * it), E4S_O_* above 255 for a long-only one.
+ */
+enum e4s_optid {
+	E4S_O_JSON = 256,	/* --json */
+	E4S_O_HELP,		/* -h, --help: the caller's usage */
+	E4S_O_UPTO,		/* --upto TID */
+	E4S_O_JOURNAL_OUTPUT,	/* --journal-output FILE */
+	E4S_O_IGNORE_FC,	/* --ignore-fast-commit */
+	E4S_O_REPLAY_ANYWAY,	/* --replay-anyway */
+	E4S_O_CHECK_ORDER,	/* --check-order */
+	E4S_O_REPLAY,		/* --replay */
+	E4S_O_DATA_MODE,	/* --data-mode=auto|ordered|journal|writeback */
+	E4S_O_OUTSIDE,		/* --outside=auto|yes|no */
+	E4S_O_STAMPED,		/* --stamped=auto|yes|no */
+	E4S_O_LIST_MAPPINGS,	/* --list-mappings */
+	E4S_O_LIST_UNWRITTEN,	/* --list-unwritten */
+	E4S_O_MARK_UNWRITTEN,	/* --mark-unwritten FILE:LBLK:LEN */
+	E4S_O_MARK_WRITTEN,	/* --mark-written FILE:LBLK:LEN */
+	E4S_O_KEEP_CONTENTS,	/* --keep-contents */
+	E4S_O_SKIP_HOLES,	/* --skip-holes */
+	E4S_O_REPLAYED,		/* --replayed */
+};
+/* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT. */
+
+/* e4s_getopt() returns: */
+#define E4S_GETOPT_USAGE	-1	/* an option not in @accept, or -h */
+#define E4S_GETOPT_BAD		-2	/* a bad value; one line printed */
+
+/*
+ * e4s_getopt() - parse @argv from its start (getopt_long, options may
+ * follow operands as GNU getopt permutes them) into @r, taking only the
+ * options whose ids are listed in @accept (ended by 0).  Values are read
+ * by lib/support/parse.c; messages start with @prog.  Returns the index
+ * of the first operand, E4S_GETOPT_USAGE or E4S_GETOPT_BAD.
+ */
+int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
+	       struct e4s_req *r);
+
+/*
+ * e4s_add_mark() - parse FILE:LBLK:LEN (split at the last two ':', LBLK
+ * and LEN by e4s_scan_num(), in fs blocks) into the next mark of @r,
+ * unwritten if @unwritten.  Returns 0 or -1 after one line.
+ */
+int e4s_add_mark(const char *prog, struct e4s_req *r, char *spec,
+		 int unwritten);
+
+#endif

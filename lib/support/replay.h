@@ -1,0 +1,90 @@
+/*
+ * replay.h --- the e4replay parts, shared by e4replay and the e4debug
+ * commands that do the same (logdump, replay, check_order): the replay
+ * flow and its report (replay_run.c), the ordering check and its report
+ * (replay_order.c).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_SUPPORT_REPLAY_H
+#define E4_SUPPORT_REPLAY_H
+
+#include "e4.h"
+#include "options.h"
+
+/* Exit status, fsck style: the sum of these. */
+#define E4R_EXIT_REPLAYED	1	/* journal replayed (-n: would be) */
+#define E4R_EXIT_CORRUPT	4	/* journal corruption met, handled as
+					 * the kernel does; ordering
+					 * violations found */
+#define E4R_EXIT_ERROR		8	/* operational error, nothing done */
+#define E4R_EXIT_USAGE		16	/* usage error */
+
+/* replay_run.c */
+
+/* What e4s_replay_decide() and e4s_replay_run() found and did. */
+struct e4s_replay {
+	struct e4_jscan		*scan;		/* not owned */
+	struct e4_replay_result	res;
+	int			needs_recovery;	/* before the run */
+	int			replayed;	/* superblocks were written */
+	const char		*refused;	/* why nothing is written */
+	int			rc;		/* exit status so far */
+	int			plan;		/* 0 nothing to do, 1 replay
+						 * (-n: plan only) */
+};
+
+/*
+ * e4s_replay_scan() - e4_journal_scan() of @j as the request asks (up to
+ * r->upto with --upto) into *@scan, and its replay plan (e4_plan_build():
+ * the tag fates) into *@plan; the caller frees both.  Prints one line on
+ * failure; returns 0 or E4R_EXIT_ERROR.
+ */
+int e4s_replay_scan(const char *prog, const struct e4s_req *r,
+		    e4_journal_t j, struct e4_jscan **scan,
+		    struct e4_plan **plan);
+
+/*
+ * e4s_replay_decide() - from @scan alone (of the journal of @fs, before
+ * anything is written), decide what the replay does: refuse a journal the
+ * kernel's recovery fails on, an --upto tid not in the log (usage, 16),
+ * live fast commits (unless --ignore-fast-commit), a log with
+ * needs_recovery clear (unless --replay-anyway: exit 4, nothing written),
+ * or nothing to do (clean).  Prints the refusal's one line; fills @run
+ * (run->rc, run->refused, run->plan).
+ */
+void e4s_replay_decide(const char *prog, const struct e4s_req *r,
+		       ext2_filsys fs, struct e4_jscan *scan,
+		       struct e4s_replay *run);
+
+/*
+ * e4s_replay_run() - carry out what e4s_replay_decide() decided with
+ * @plan, the plan of run->scan for the journal of @fs (the scan may come
+ * from another journal holding the same bytes: IMAGE's when @fs is its
+ * copy OUTPUT): counts only with -n or nothing to do, else
+ * e4_plan_replay(); then print the report (text, or JSON with r->json)
+ * naming r->target.  Returns the exit status (E4R_EXIT_*).
+ */
+int e4s_replay_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
+		   const struct e4_plan *plan, struct e4s_replay *run);
+
+/* replay_order.c */
+
+/*
+ * e4s_order_run() - the alloc-on-commit ordering check of @fs (the plan
+ * @plan of its journal's scan, e4s_replay_scan()) with the options
+ * r->order, reported on stdout (text, or JSON with r->json) under the
+ * name @image.  Returns the exit bits: 4 (violations or journal
+ * corruption), 8 (operational error, printed), 16 (--upto tid not in the
+ * log), 0 clean.
+ */
+int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
+		  const struct e4_plan *plan, const char *image);
+
+/* The check's report as text or JSON on stdout. */
+void e4s_order_print_text(const char *image, const struct e4_jscan *scan,
+			  const struct e4_order_report *rep);
+void e4s_order_print_json(const char *image, const struct e4_jscan *scan,
+			  const struct e4_order_report *rep);
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * replay_order.c --- the alloc-on-commit ordering check of
+ * `e4replay --check-order` and of e4debug's check_order: run libe4's
+ * order.c on an open fs, journal and scan, and print its report as text
+ * or JSON.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "json.h"
+#include "replay.h"
+
+static const char *evid_name(int e)
+{
+	return e == E4_EVID_IMAGE ? "image" :
+		e == E4_EVID_JOURNAL ? "journal" : "none";
+}
+
+/* How the finding's mapping came to be, e.g. "new in tid 7 or earlier". */
+static void print_attribution(const struct e4_order_finding *f)
+{
+	if (f->kind == E4_ORD_STALE_OUTSIDE)
+		printf("outside the journal window");
+	else if (f->kind == E4_ORD_DATA_JOURNALED)
+		printf("journaled");
+	else if (f->prior_lost)
+		printf("%s in tid %u or earlier (prior state lost)",
+		       f->conversion ? "conversion" : "new", f->tid);
+	else
+		printf("%s", f->conversion ? "unwritten -> written conversion" :
+		       "newly allocated");
+}
+
+static void fmt_time(uint64_t sec, char *buf, size_t len)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (!sec || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "-");
+}
+
+static void print_finding_text(const struct e4_order_finding *f)
+{
+	if (f->has_tid)
+		printf("  tid %u: ", f->tid);
+	else
+		printf("  after the window: ");
+	printf("%s inode %u", e4_order_kind_name(f->kind), f->ino);
+	if (f->path)
+		printf(" (%s)", f->path);
+	printf(" lblk %llu pblk %llu len %llu",
+	       (unsigned long long)f->lblk, (unsigned long long)f->pblk,
+	       (unsigned long long)f->len);
+	switch (f->kind) {
+	case E4_ORD_STALE:
+		printf(": stale data exposed by tid %u", f->tid);
+		break;
+	case E4_ORD_STALE_PERMITTED:
+		printf(": stale data exposed by tid %u (permitted by "
+		       "data=writeback)", f->tid);
+		break;
+	case E4_ORD_STALE_OUTSIDE:
+		printf(": stale data not exposed by a journaled transaction");
+		break;
+	case E4_ORD_DOUBLE_MAPPED:
+		printf(": also mapped by inode %u lblk %llu", f->other_ino,
+		       (unsigned long long)f->other_lblk);
+		break;
+	}
+	if (f->units)
+		printf(" [%llu/%llu units stale, %s",
+		       (unsigned long long)f->stale_units,
+		       (unsigned long long)f->units, evid_name(f->evidence));
+	else
+		printf(" [%s", evid_name(f->evidence));
+	if (f->evidence == E4_EVID_JOURNAL)
+		printf(" copy of tid %u", f->evid_tid);
+	printf("; ");
+	print_attribution(f);
+	printf("]\n");
+}
+
+/*
+ * Tags of the checked transactions that replay skips as corruption (block
+ * past the fs end or inside the journal, tag checksum mismatch): fates set
+ * by e4_plan_build(), as plain e4replay counts them (exit 4).
+ */
+static int bad_tag(const struct e4_jtag *g)
+{
+	return g->fate == E4_TAG_BAD_BLOCK || g->fate == E4_TAG_BAD_CSUM;
+}
+
+static uint64_t count_bad_tags(const struct e4_jscan *scan, size_t ntx)
+{
+	uint64_t n = 0;
+	size_t i, k;
+
+	for (i = 0; i < ntx && i < scan->ncommitted; i++)
+		for (k = 0; k < scan->trans[i].ntags; k++)
+			n += bad_tag(&scan->trans[i].tags[k]);
+	return n;
+}
+
+static const char *bad_tag_why(const struct e4_jtag *g)
+{
+	return g->fate == E4_TAG_BAD_BLOCK ?
+		"block past the fs end or inside the journal" :
+		"tag checksum mismatch";
+}
+
+void e4s_order_print_text(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep)
+{
+	static const char *src[] = { "given", "default mount options",
+				     "inferred: file data journaled",
+				     "assumed: the mount's data= option is "
+				     "not recorded on disk; see --data-mode" };
+	uint64_t nbad;
+	size_t i;
+	int v, hdr;
+
+	printf("%s: %zu committed transaction(s), %zu checked; "
+	       "data mode %s (%s); stamp %s\n", image, scan->ncommitted,
+	       rep->ntx, e4_data_mode_name(rep->data_mode),
+	       src[rep->data_mode_src], rep->stamped ? "found" : "not found");
+	printf("%10s %-19s %7s %7s %7s %7s %9s %7s %10s\n", "tid",
+	       "commit time (UTC)", "jblocks", "revokes", "new", "conv",
+	       "unwritten", "ahead", "violations");
+	for (i = 0; i < rep->ntx; i++) {
+		const struct e4_order_tx *t = &rep->tx[i];
+		char tb[32];
+
+		fmt_time(t->commit_sec, tb, sizeof(tb));
+		printf("%10u %-19s %7llu %7llu %7llu %7llu %9llu %7llu %10llu"
+		       "%s\n", t->tid, tb, (unsigned long long)t->jblocks,
+		       (unsigned long long)t->revokes,
+		       (unsigned long long)t->new_alloc,
+		       (unsigned long long)t->conversions,
+		       (unsigned long long)t->new_unwritten,
+		       (unsigned long long)t->ahead,
+		       (unsigned long long)t->violations,
+		       t->unreadable ? "  (state unreadable)" : "");
+	}
+	for (v = 2; v >= 0; v--) {
+		hdr = 0;
+		for (i = 0; i < rep->nf; i++) {
+			const struct e4_order_finding *f = &rep->f[i];
+			int cls = f->kind < E4_ORD_NOTE_FIRST ? 2 :
+				f->kind == E4_ORD_MAPPING ? 0 : 1;
+
+			if (cls != v)
+				continue;
+			if (!hdr++)
+				printf(v == 2 ? "violations:\n" : v == 1 ?
+				       "notes:\n" : "new mappings:\n");
+			print_finding_text(f);
+		}
+	}
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		printf("warning: %s\n", rep->warnings[i]);
+	if (rep->outside_checked)
+		printf("outside the window: %llu initialized blocks of S_n "
+		       "checked for the stamp\n",
+		       (unsigned long long)rep->outside_blocks);
+	nbad = count_bad_tags(scan, rep->ntx);
+	if (nbad)
+		printf("journal corruption:\n");
+	for (i = 0; nbad && i < rep->ntx && i < scan->ncommitted; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+		size_t k;
+
+		for (k = 0; k < t->ntags; k++)
+			if (bad_tag(&t->tags[k]))
+				printf("  tid %u: tag fsblk %llu <- jblk %llu: "
+				       "%s, not replayed\n", t->tid,
+				       (unsigned long long)t->tags[k].fsblk,
+				       (unsigned long long)t->tags[k].jblk,
+				       bad_tag_why(&t->tags[k]));
+	}
+	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)",
+	       rep->violations || nbad ? "FAIL" : "OK",
+	       (unsigned long long)rep->violations,
+	       (unsigned long long)rep->violation_blocks,
+	       (unsigned long long)rep->notes);
+	if (nbad)
+		printf(", %llu corrupt journal tag(s)",
+		       (unsigned long long)nbad);
+	printf("\n");
+}
+
+/* data_mode_source in JSON: a word, not the enum's number. */
+static const char *dmsrc_key(int src)
+{
+	switch (src) {
+	case E4_DMSRC_GIVEN: return "given";
+	case E4_DMSRC_DEFAULT_OPTS: return "default_mount_opts";
+	case E4_DMSRC_INFERRED: return "inferred";
+	case E4_DMSRC_ASSUMED: return "assumed";
+	}
+	return "?";
+}
+
+void e4s_order_print_json(const char *image,
+			       const struct e4_jscan *scan,
+			       const struct e4_order_report *rep)
+{
+	struct e4s_json js;
+	size_t i;
+
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	e4s_json_str(&js, "image", image);
+	e4s_json_u64(&js, "committed", scan->ncommitted);
+	e4s_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
+	e4s_json_str(&js, "data_mode_source", dmsrc_key(rep->data_mode_src));
+	e4s_json_bool(&js, "stamped", rep->stamped);
+	e4s_json_bool(&js, "journal_corrupt", rep->journal_corrupt);
+	e4s_json_u64(&js, "fast_commit_blocks_unchecked", rep->fc_blocks);
+	e4s_json_u64(&js, "violations", rep->violations);
+	e4s_json_u64(&js, "violation_blocks", rep->violation_blocks);
+	e4s_json_u64(&js, "notes", rep->notes);
+	e4s_json_bool(&js, "outside_checked", rep->outside_checked);
+	e4s_json_u64(&js, "outside_blocks", rep->outside_blocks);
+	e4s_json_arr_begin(&js, "transactions");
+	for (i = 0; i < rep->ntx; i++) {
+		const struct e4_order_tx *t = &rep->tx[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", t->tid);
+		e4s_json_u64(&js, "commit_sec", t->commit_sec);
+		e4s_json_u64(&js, "commit_nsec", t->commit_nsec);
+		e4s_json_u64(&js, "jblocks", t->jblocks);
+		e4s_json_u64(&js, "revokes", t->revokes);
+		e4s_json_u64(&js, "touched_inodes", t->touched);
+		e4s_json_u64(&js, "new_alloc", t->new_alloc);
+		e4s_json_u64(&js, "conversions", t->conversions);
+		e4s_json_u64(&js, "new_unwritten", t->new_unwritten);
+		e4s_json_u64(&js, "prior_lost", t->prior_lost);
+		e4s_json_u64(&js, "ahead", t->ahead);
+		e4s_json_u64(&js, "violations", t->violations);
+		e4s_json_bool(&js, "unreadable", t->unreadable);
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "findings");
+	for (i = 0; i < rep->nf; i++) {
+		const struct e4_order_finding *f = &rep->f[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_str(&js, "kind", e4_order_kind_name(f->kind));
+		e4s_json_bool(&js, "violation", f->kind < E4_ORD_NOTE_FIRST);
+		if (f->has_tid)
+			e4s_json_u64(&js, "tid", f->tid);
+		else
+			e4s_json_null(&js, "tid");
+		e4s_json_u64(&js, "ino", f->ino);
+		if (f->path)
+			e4s_json_str(&js, "path", f->path);
+		else
+			e4s_json_null(&js, "path");
+		e4s_json_u64(&js, "lblk", f->lblk);
+		e4s_json_u64(&js, "pblk", f->pblk);
+		e4s_json_u64(&js, "len", f->len);
+		e4s_json_bool(&js, "conversion", f->conversion);
+		e4s_json_bool(&js, "prior_lost", f->prior_lost);
+		e4s_json_str(&js, "evidence", evid_name(f->evidence));
+		if (f->evidence == E4_EVID_JOURNAL)
+			e4s_json_u64(&js, "evidence_tid", f->evid_tid);
+		e4s_json_u64(&js, "stale_units", f->stale_units);
+		e4s_json_u64(&js, "units", f->units);
+		if (f->kind == E4_ORD_DOUBLE_MAPPED) {
+			e4s_json_u64(&js, "other_ino", f->other_ino);
+			e4s_json_u64(&js, "other_lblk", f->other_lblk);
+		}
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
+	e4s_json_u64(&js, "journal_bad_tags", count_bad_tags(scan, rep->ntx));
+	e4s_json_arr_begin(&js, "journal_findings");
+	for (i = 0; i < rep->ntx && i < scan->ncommitted; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+		size_t k;
+
+		for (k = 0; k < t->ntags; k++) {
+			if (!bad_tag(&t->tags[k]))
+				continue;
+			e4s_json_obj_begin(&js, NULL);
+			e4s_json_u64(&js, "tid", t->tid);
+			e4s_json_u64(&js, "fsblk", t->tags[k].fsblk);
+			e4s_json_u64(&js, "jblk", t->tags[k].jblk);
+			e4s_json_str(&js, "fate",
+				    e4_tag_fate_name(t->tags[k].fate));
+			e4s_json_obj_end(&js);
+		}
+	}
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "warnings");
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		e4s_json_str(&js, NULL, rep->warnings[i]);
+	e4s_json_arr_end(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
+}
+
+int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
+		  const struct e4_plan *plan, const char *image)
+{
+	const struct e4_jscan *scan = plan->scan;
+	struct e4_order_report *rep = NULL;
+	errcode_t retval;
+	int rc = 0;
+
+	retval = e4_order_check(fs, plan, &r->order, &rep);
+	if (retval) {
+		com_err(prog, retval, "while checking the ordering of %s",
+			image);
+		return retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
+	}
+	/* The fates plain replay gives each tag (the plan's): corrupt tags
+	 * count too. */
+	if (count_bad_tags(scan, rep->ntx))
+		rc |= 4;
+	if (r->json)
+		e4s_order_print_json(image, scan, rep);
+	else
+		e4s_order_print_text(image, scan, rep);
+	if (rep->violations || rep->journal_corrupt || scan->corrupt)
+		rc |= 4;
+	fflush(stdout);
+	e4_order_report_free(rep);
+	return rc;
+}

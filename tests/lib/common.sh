@@ -1,0 +1,189 @@
+# common.sh --- the shell helpers every image test uses (loaded by
+# tests/test_lib.sh): failing and skipping, assertions, private copies of
+# the bundled images, loop mounts, journal block surgery, field readers.
+# Each script runs in its own empty directory $T with set -e.
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# img NAME: unpack tests/images/NAME.img.gz to ./NAME.img, print the path.
+img() {
+	[ -f "$T/$1.img" ] || gzip -dc "$IMAGES/$1.img.gz" >"$T/$1.img"
+	echo "$T/$1.img"
+}
+
+# all_images: names of the bundled crash images.
+all_images() {
+	for f in "$IMAGES"/*.img.gz; do basename "$f" .img.gz; done
+}
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+	echo "ok: $1 = '$3'"
+}
+
+# expect_rc EXPECTED CMD...: run CMD, check its exit status.
+expect_rc() {
+	want=$1; shift
+	set +e
+	"$@"
+	got=$?
+	set -e
+	[ "$got" = "$want" ] || fail "'$*' exited $got, expected $want"
+}
+
+# field FILE LABEL: the value after "LABEL:" in dumpe2fs-style output.
+field() {
+	sed -n "s/^$2: *//p" "$1" | head -n 1
+}
+
+# can_mount: 0 when loop mounting works here (root, loop module, ext4).
+can_mount() {
+	[ "$(id -u)" = 0 ] || return 1
+	command -v losetup >/dev/null || return 1
+	grep -qw ext4 /proc/filesystems 2>/dev/null ||
+		modprobe ext4 2>/dev/null || return 1
+	[ -e /dev/loop-control ] || return 1
+	return 0
+}
+
+# mount_img IMAGE DIR [OPTS]: loop mount, registering cleanup.
+E4_MOUNTS=""
+mount_img() {
+	mkdir -p "$2"
+	mount -o loop${3:+,$3} "$1" "$2" || return 1
+	E4_MOUNTS="$2 $E4_MOUNTS"
+	trap 'cleanup_mounts' EXIT
+}
+
+cleanup_mounts() {
+	for m in $E4_MOUNTS; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	E4_MOUNTS=""
+}
+
+# zero_sb_times IMAGE: zero the primary superblock's s_wtime, s_wtime_hi,
+# s_kbytes_written and s_checksum (fields every writer changes), so two
+# replays of the same image can be compared byte for byte.
+zero_sb_times() {
+	perl -e 'open(F, "+<", $ARGV[0]) or die "$ARGV[0]: $!";
+		for ([48, 4], [628, 1], [376, 8], [1020, 4]) {
+			seek(F, 1024 + $_->[0], 0); print F "\0" x $_->[1];
+		}
+		close(F) or die;' "$1"
+}
+
+# zero_log IMAGE: zero the log area of IMAGE's internal journal (every
+# journal block but the superblock, jblock 0), for comparing two images
+# whose logs are empty (s_start 0) but were written by different
+# processes: logged superblock copies differ in s_kbytes_written.
+zero_log() {
+	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	debugfs -R 'ex <8>' "$1" 2>/dev/null | awk 'NR > 1 && NF >= 11 && $1 + 0 == $2 + 0 {
+		print $5, $8, $11 }' | while read -r l p n; do
+		if [ "$l" = 0 ]; then p=$((p + 1)) n=$((n - 1)); fi
+		[ "${n:-0}" -gt 0 ] || continue
+		dd if=/dev/zero of="$1" bs="$_bs" seek="$p" count="$n" \
+			conv=notrunc 2>/dev/null
+	done
+}
+
+# unchanged WHAT FILE COPY: assert FILE still equals COPY, byte for byte.
+unchanged() {
+	cmp -s "$2" "$3" || fail "$1: input changed"
+	echo "ok: $1: input unchanged"
+}
+
+# json_num FILE KEY: the first numeric value of "KEY" in a JSON file.
+json_num() {
+	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
+}
+
+# jpblk IMAGE JBLK: the fs block holding journal block JBLK of the
+# internal journal (debugfs bmap of inode 8).
+jpblk() {
+	debugfs -c -R "bmap <8> $2" "$1" 2>/dev/null
+}
+
+# jflip IMAGE JBLK OFFSET: invert the byte at OFFSET of journal block JBLK.
+jflip() {
+	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	_o=$(($(jpblk "$1" "$2") * _bs + $3))
+	_v=$(od -An -tu1 -j "$_o" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf '%03o' $((_v ^ 255)))" |
+		dd of="$1" bs=1 seek="$_o" count=1 conv=notrunc 2>/dev/null
+}
+
+# jput32 IMAGE JBLK OFFSET VALUE: store big-endian u32 VALUE there.
+jput32() {
+	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	_o=$(($(jpblk "$1" "$2") * _bs + $3))
+	printf "\\$(printf '%03o' $((($4 >> 24) & 255)))\\$(printf '%03o' \
+$((($4 >> 16) & 255)))\\$(printf '%03o' $((($4 >> 8) & 255)))\\$(printf \
+'%03o' $(($4 & 255)))" | dd of="$1" bs=1 seek="$_o" count=4 \
+		conv=notrunc 2>/dev/null
+}
+
+# jzero IMAGE JBLK: zero journal block JBLK.
+jzero() {
+	_bs=$(dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p')
+	dd if=/dev/zero of="$1" bs="$_bs" seek="$(jpblk "$1" "$2")" count=1 \
+		conv=notrunc 2>/dev/null
+}
+
+# tid_field JSON TID KEY: KEY of transaction TID in e4replay --json output.
+tid_field() {
+	awk -v t="$2" -v k="\"$3\": " '
+		/"transactions": /	{ in_t = 1 }
+		/"scan": /		{ in_t = 0 }
+		in_t && /"tid": /	{ v = $0; gsub(/[^0-9]/, "", v); cur = v }
+		in_t && index($0, k) && cur == t {
+			v = $0; sub(/.*": /, "", v); gsub(/[",]/, "", v)
+			print v; exit }' "$1"
+}
+
+# scan_field JSON KEY: KEY of the "scan" object.
+scan_field() {
+	awk -v k="\"$2\": " '
+		/"scan": /	{ in_s = 1 }
+		in_s && index($0, k) {
+			v = $0; sub(/.*": /, "", v); gsub(/[",]/, "", v)
+			print v; exit }' "$1"
+}
+
+# simg NAME: img NAME made sparse (zero blocks punched out), so copies and
+# compares of it are fast; prints the path.
+simg() {
+	_p=$(img "$1")
+	fallocate -d "$_p" 2>/dev/null || :
+	echo "$_p"
+}
+
+# in_tmpfs: work in a fresh directory on /dev/shm when there is one (the
+# tools fsync their output; on tmpfs that costs nothing), removed at exit.
+in_tmpfs() {
+	[ -d /dev/shm ] && [ -w /dev/shm ] || return 0
+	E4_TMPFS=$(mktemp -d /dev/shm/e4test.XXXXXX) || return 0
+	trap 'rm -rf "$E4_TMPFS"' EXIT
+	T=$E4_TMPFS
+	cd "$T"
+}
+
+# info NAME KEY: the value of KEY= in tests/images/NAME.info (empty if none).
+info() {
+	sed -n "s/^$2=//p" "$IMAGES/$1.info" 2>/dev/null | head -n 1
+}
+
+# jdev NAME: for an image with an external journal (external_journal= in
+# its .info), unpack the journal device image to ./NAME.jdev and print its
+# path; print nothing for an image with an internal journal.
+jdev() {
+	_j=$(info "$1" external_journal)
+	[ -n "$_j" ] || return 0
+	[ -f "$T/$1.jdev" ] || gzip -dc "$IMAGES/$_j" >"$T/$1.jdev"
+	echo "$T/$1.jdev"
+}
