@@ -33,9 +33,14 @@ int main(int argc, char **argv)
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 
-	/* Opening read-write: the replay writes the image in place. */
-	err = ext2fs_open2(argv[1], NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0,
-			   0, unix_io_manager, &fs);
+	/*
+	 * Opening read-write: the replay writes the image in place.  A crash
+	 * image's superblock checksum may be stale (the journal holds the
+	 * newer copy): as e2fsck before recovery, do not insist on it.
+	 */
+	err = ext2fs_open2(argv[1], NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
+			   EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
+			   unix_io_manager, &fs);
 	if (err) {
 		com_err(argv[0], err, "while opening %s", argv[1]);
 		return 8;

@@ -9,6 +9,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "e4.h"
@@ -34,6 +35,7 @@ static const struct optdef optdefs[] = {
 	{ 'z', 'z', NULL, required_argument },
 	{ 'o', 'o', NULL, required_argument },
 	{ E4S_O_HELP, 'h', "help", no_argument },
+	{ E4S_O_VERSION, 'V', "version", no_argument },
 	{ E4S_O_JSON, 0, "json", no_argument },
 	{ E4S_O_UPTO, 0, "upto", required_argument },
 	{ E4S_O_JOURNAL_OUTPUT, 0, "journal-output", required_argument },
@@ -220,7 +222,8 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 	char shortopts[2 * NOPTDEFS + 1];
 	size_t nl = 0, ns = 0;
 	const struct optdef *d;
-	int c, rc;
+	char *argv0 = argv[0];
+	int c, rc = 0;
 
 	for (; *accept; accept++) {
 		d = find_def(*accept);
@@ -242,13 +245,55 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 	shortopts[ns] = 0;
 	memset(&longopts[nl], 0, sizeof(longopts[nl]));
 	optind = 0;	/* parse this argv from its start */
+	argv[0] = (char *)prog;	/* getopt's messages name the tool */
 	while ((c = getopt_long(argc, argv, shortopts, longopts,
 				NULL)) != -1) {
-		if (c == '?' || c == ':' || c == 'h')
-			return E4S_GETOPT_USAGE;
-		rc = apply(prog, c, r);
+		if (c == '?' || c == ':')
+			rc = E4S_GETOPT_USAGE;
+		else if (c == 'h')
+			rc = E4S_GETOPT_HELP;
+		else if (c == 'V')
+			rc = E4S_GETOPT_VERSION;
+		else
+			rc = apply(prog, c, r);
 		if (rc)
-			return rc;
+			break;
 	}
-	return optind;
+	argv[0] = argv0;
+	return rc ? rc : optind;
+}
+
+void e4s_print_version(const char *prog)
+{
+	char line[256];
+
+	e4_version_line(prog, line, sizeof(line));
+	printf("%s\n", line);
+}
+
+void e4s_usage(FILE *f, const char *prog, const char *usage)
+{
+	fprintf(f, usage, prog);
+}
+
+int e4s_std_getopt(const char *prog, int argc, char **argv,
+		   const int *accept, struct e4s_req *r, const char *usage,
+		   int usage_status)
+{
+	int first = e4s_getopt(prog, argc, argv, accept, r);
+
+	switch (first) {
+	case E4S_GETOPT_HELP:
+		e4s_usage(stdout, prog, usage);
+		exit(0);
+	case E4S_GETOPT_VERSION:
+		e4s_print_version(prog);
+		exit(0);
+	case E4S_GETOPT_USAGE:
+		e4s_usage(stderr, prog, usage);
+		exit(usage_status);
+	case E4S_GETOPT_BAD:
+		exit(usage_status);
+	}
+	return first;
 }
