@@ -21,6 +21,7 @@
 #include <et/com_err.h>
 
 #include "e4.h"
+#include "json.h"
 #include "open.h"
 #include "options.h"
 #include "replay.h"
@@ -402,6 +403,9 @@ static int run(struct e4s_req *o, const struct named *names,
 	if (rc)
 		goto out;
 	if (o->check_order) {
+		/* One JSON document: the replay nests in the check. */
+		if (o->json && replay)
+			e4s_json_hold(stdout, "replay");
 		order_rc = e4s_order_run(prog, o, in.fs, plan, o->device);
 		if (!replay ||
 		    (order_rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
@@ -440,6 +444,7 @@ static int run(struct e4s_req *o, const struct named *names,
 	if (!(rc & E4R_EXIT_ERROR))
 		rc |= e4s_replay_run(prog, o, in.fs, plan, &rr);
 out:
+	e4s_json_release(stdout);
 	e4_plan_free(out_plan);
 	e4_plan_free(plan);
 	e4_jscan_free(scan);

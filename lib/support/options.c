@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "json.h"
 #include "options.h"
 #include "parse.h"
 
@@ -36,7 +37,7 @@ static const struct optdef optdefs[] = {
 	{ 'o', 'o', NULL, required_argument },
 	{ E4S_O_HELP, 'h', "help", no_argument },
 	{ E4S_O_VERSION, 'V', "version", no_argument },
-	{ E4S_O_JSON, 0, "json", no_argument },
+	{ E4S_O_JSON, 0, "json", optional_argument },
 	{ E4S_O_UPTO, 0, "upto", required_argument },
 	{ E4S_O_JOURNAL_OUTPUT, 0, "journal-output", required_argument },
 	{ E4S_O_IGNORE_FC, 0, "ignore-fast-commit", no_argument },
@@ -165,7 +166,16 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case 'j': r->journal_dev = optarg; break;
 	case 'z': r->undo_file = optarg; break;
 	case 'o': r->output = optarg; break;
-	case E4S_O_JSON: r->json = 1; break;
+	case E4S_O_JSON:
+		/* --json: indented; --json=lines: one line a document. */
+		if (optarg && strcmp(optarg, "lines")) {
+			fprintf(stderr, "%s: invalid --json '%s' (--json or "
+				"--json=lines)\n", prog, optarg);
+			return E4S_GETOPT_BAD;
+		}
+		r->json = optarg ? 2 : 1;
+		e4s_json_set_lines(r->json == 2);
+		break;
 	case E4S_O_UPTO:
 		if (e4s_parse_tid(prog, "--upto", optarg, &r->upto))
 			return E4S_GETOPT_BAD;

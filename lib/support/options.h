@@ -35,7 +35,7 @@ struct e4s_req {
 	const char	*journal_dev;	/* -j JOURNAL_DEV */
 	const char	*undo_file;	/* -z UNDO_FILE */
 	int		verbose;	/* -v */
-	int		json;		/* --json */
+	int		json;		/* --json 1, --json=lines 2 */
 	int		dry_run;	/* -n */
 	int		force;		/* -f */
 
