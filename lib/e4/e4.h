@@ -1181,6 +1181,10 @@ enum e4_order_kind {
 	E4_ORD_DATA_JOURNALED,	/* regular-file data block journaled in
 				 * ordered/writeback mode */
 	E4_ORD_STALE_OUTSIDE,	/* stale block outside the journal window */
+	E4_ORD_STALE_METADATA,	/* a new directory or symlink block of S_k
+				 * that no logged copy supplies carries the
+				 * stamp (structural); after the window:
+				 * one of S_n, the replayed fs is corrupt */
 	E4_ORD_NOTE_FIRST,
 	E4_ORD_UNVERIFIED = E4_ORD_NOTE_FIRST,	/* no stamp: not verified */
 	E4_ORD_SUSPECT_ZERO,	/* no stamp, block all zero: suspect */
@@ -1189,6 +1193,11 @@ enum e4_order_kind {
 	E4_ORD_STALE_PERMITTED,	/* stale data exposed by tid, with the
 				 * caller's explicit data=writeback, which
 				 * promises no data ordering: a note */
+	E4_ORD_INODE_REUSED,	/* Tk changed the inode's i_generation: a
+				 * new file (old_gen/old_path -> new) */
+	E4_ORD_NOT_JUDGED,	/* the data block's content is supplied by
+				 * a transaction after the checked ones
+				 * (--upto): not judged */
 	E4_ORD_NKINDS,
 };
 
@@ -1208,6 +1217,9 @@ struct e4_order_finding {
 					 * state lost)": S_(k-1) read an
 					 * ahead block */
 	int		conversion;	/* unwritten -> written conversion */
+	int		unwritten;	/* E4_ORD_MAPPING: a new unwritten
+					 * mapping */
+	int		metadata;	/* directory or symlink block */
 	ext2_ino_t	ino;
 	blk64_t		lblk;		/* fs blocks (logical) */
 	blk64_t		pblk;		/* fs block */
@@ -1218,6 +1230,8 @@ struct e4_order_finding {
 	uint64_t	units;		/* 1 KiB units examined */
 	ext2_ino_t	other_ino;	/* E4_ORD_DOUBLE_MAPPED: other user */
 	blk64_t		other_lblk;
+	uint32_t	old_gen, new_gen;	/* E4_ORD_INODE_REUSED */
+	char		*old_path;	/* E4_ORD_INODE_REUSED: in S_(k-1) */
 	char		*path;		/* resolved in S_k (or S_n) or NULL */
 };
 
@@ -1232,7 +1246,14 @@ struct e4_order_tx {
 	uint64_t	new_alloc;	/* new initialized blocks, allocated */
 	uint64_t	conversions;	/* unwritten -> written blocks */
 	uint64_t	new_unwritten;	/* new unwritten blocks */
-	uint64_t	prior_lost;	/* of the above two: "tid or earlier" */
+	uint64_t	prior_lost;	/* of the above three: "tid or
+					 * earlier (prior state lost)" */
+	uint64_t	not_judged;	/* new data blocks whose content in S_k
+					 * is unknown: judged later, in the
+					 * first state where it is known */
+	uint64_t	reused;		/* inodes whose i_generation changed */
+	uint64_t	prior_lost_alloc, prior_lost_conv,
+			prior_lost_unwritten;	/* prior_lost, by kind */
 	uint64_t	ahead;		/* its blocks whose image copy
 					 * equals one of their journaled
 					 * copies */
@@ -1266,6 +1287,15 @@ struct e4_order_report {
 	int		outside_checked;
 	uint64_t	outside_blocks;	/* initialized blocks read in S_n */
 	int		journal_corrupt;/* the scan met corruption */
+	int		log_from_start;	/* the live log begins at the
+					 * journal's first transaction (tid
+					 * <= 2 at s_first): home copies are
+					 * S_0's, only ahead blocks unknown */
+	uint64_t	unknown_blocks;	/* blocks whose content in some S_k
+					 * (k < n) the log cannot show */
+	int		kernel_refuses;	/* scan->fail: nothing is replayed */
+	uint32_t	last_tid;	/* tid of the last checked state */
+	int		upto;		/* last_tid is --upto's, not S_n */
 	uint32_t	fc_blocks;	/* fast-commit blocks: not checked */
 	char		warnings[8][160];
 	int		nwarnings;
@@ -1290,8 +1320,11 @@ struct e4_order_report {
  * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
  * image itself (a replayed state that cannot be opened is recorded as a
  * warning and its transaction marked unreadable instead).
- * Rules: ahead blocks and "prior state lost" attribution, stamp evidence,
- * structural checks and data mode as in e4tools issue 4; unwritten extents
+ * Rules: stamp evidence, structural checks and data mode as in e4tools
+ * issue 4; unknown content (blocks logged later and in none of T1..Tk:
+ * ahead or behind, jbd2's dropped checkpoints), "prior state lost"
+ * attribution, metadata blocks, (ino, i_generation) identity and deferred
+ * data judgement as in issue 13 (see e4replay(8)); unwritten extents
  * per fs/ext4/extents.c (EXT_INIT_MAX_LEN); S_k per plan.c.
  */
 errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,

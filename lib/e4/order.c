@@ -304,20 +304,45 @@ static errcode_t add_touched(struct ctx *c, ext2_ino_t ino)
 	return retval;
 }
 
-/* Process one touched inode of Tk. */
+/* Inode @ino live in S_(k-1) and S_k with another i_generation: a reuse
+ * note (paths resolved with the tx's findings); @lost: S_(k-1)'s copy was
+ * read through an unknown block (the old identity may be older). */
+static errcode_t note_reuse(struct ctx *c, struct e4_order_tx *tx,
+			    ext2_ino_t ino, uint32_t old_gen, uint32_t new_gen,
+			    int lost)
+{
+	struct e4_order_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = E4_ORD_INODE_REUSED;
+	f.has_tid = 1;
+	f.tid = tx->tid;
+	f.ino = ino;
+	f.old_gen = old_gen;
+	f.new_gen = new_gen;
+	f.prior_lost = lost;
+	tx->reused++;
+	return ord_add_finding(c, &f);
+}
+
+/* Process one touched inode of Tk.  Identity is (ino, i_generation). */
 static errcode_t do_inode(struct ctx *c, struct state *prev,
 			  struct state *cur, struct e4_order_tx *tx,
 			  ext2_ino_t ino, struct imap *a, struct imap *p,
 			  blk64_t *cand, size_t ncand, int *explained)
 {
 	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
-	int regular, exempt;
+	int regular, exempt, metadata;
+	uint32_t gen;
 	size_t i;
 	errcode_t retval;
 
 	if (!ord_ino_checked(cur->fs, ino) || !read_live(c, cur, ino))
 		return 0;
 	regular = LINUX_S_ISREG(inode->i_mode);
+	metadata = LINUX_S_ISDIR(inode->i_mode) ||
+		LINUX_S_ISLNK(inode->i_mode);
+	gen = inode->i_generation;
 	exempt = ino_exempt(cur->fs, ino, inode);
 	if (ord_get_map(c, cur, ino, inode, a))
 		return 0;	/* unreadable in S_k: nothing to diff */
@@ -329,20 +354,34 @@ static errcode_t do_inode(struct ctx *c, struct state *prev,
 				  cand] = 1;
 	p->n = p->ntree = 0;
 	if (read_live(c, prev, ino)) {
-		if (ord_get_map(c, prev, ino, inode, p)) {
+		if (inode->i_generation != gen) {
+			/* another file: all its mappings are new in Tk */
+			retval = note_reuse(c, tx, ino, inode->i_generation,
+					    gen, ord_get_map(c, prev, ino,
+							     inode, p) ?
+					    1 : p->lost);
+			if (retval)
+				return retval;
+			p->n = p->ntree = 0;
+			p->lost = 0;
+		} else if (ord_get_map(c, prev, ino, inode, p)) {
 			p->n = 0;
 			p->lost = 1;
 		}
 	} else {
 		blk64_t itb = ord_itable_block_of(prev->fs, ino);
+		ext2_ino_t ipg = prev->fs->super->s_inodes_per_group;
 
-		p->lost = !e4_state_lookup(&prev->map, itb) &&
-			ord_is_ahead(c, itb);
+		/* free in S_(k-1), or its inode or bitmap block unknown */
+		p->lost = ord_is_unknown(c, prev, itb) ||
+			ord_is_unknown(c, prev,
+				       ext2fs_inode_bitmap_loc(prev->fs,
+							(ino - 1) / ipg));
 	}
 	retval = ord_add_pruns(c, ino, regular && !exempt, a);
 	if (retval)
 		return retval;
-	return ord_diff_inode(c, cur, tx, ino, a, p);
+	return ord_diff_inode(c, cur, tx, ino, metadata, a, p);
 }
 
 /* Live inodes of @st outside c->touched whose tree holds a block of
@@ -480,8 +519,10 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		retval = find_owners(c, prev, cur, tx, left, nleft, &a, &p);
 	if (!retval)
 		retval = ord_cross_checks(c, tr, tx, pend_from);
-	if (!retval && tx->violations)
-		ord_resolve_paths(c, cur->fs, c->tx_first_f);
+	if (!retval) {
+		ord_resolve_paths(c, cur->fs, c->tx_first_f, 0);
+		ord_resolve_paths(c, prev->fs, c->tx_first_f, 1);
+	}
 out:
 	ord_imap_free(&a);
 	ord_imap_free(&p);
@@ -509,6 +550,8 @@ static void ctx_free(struct ctx *c)
 {
 	ext2fs_free_mem(&c->meta);
 	ext2fs_free_mem(&c->ahead);
+	ext2fs_free_mem(&c->flog);
+	ext2fs_free_mem(&c->dfr);
 	ext2fs_free_mem(&c->seen);
 	ext2fs_free_mem(&c->pend);
 	ext2fs_free_mem(&c->pr);
@@ -599,9 +642,15 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	c.mode_explicit = rep->data_mode == E4_DATA_ORDERED ||
 		rep->data_mode == E4_DATA_WRITEBACK;
 
+	rep->log_from_start = scan->start_tid <= 2 &&
+		scan->start_jblk == scan->log_first;
+	rep->kernel_refuses = scan->fail != 0;
+	rep->upto = opts->has_upto && n < plan->ntx;
 	retval = build_meta(&c);
 	if (!retval)
 		retval = ord_find_ahead(&c);
+	if (!retval)
+		retval = ord_build_flog(&c);
 	if (retval)
 		goto out;
 	if (n) {
@@ -641,7 +690,10 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			     "checked", tr->tid, error_message(err));
 			continue;
 		}
-		retval = check_tx(&c, prev, cur, tr, tx);
+		rep->last_tid = tr->tid;
+		retval = ord_judge_deferred(&c, cur);
+		if (!retval)
+			retval = check_tx(&c, prev, cur, tr, tx);
 		if (!retval)
 			retval = ord_merge_pending(&c);
 		if (!retval)
@@ -659,10 +711,35 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	if (rep->data_mode_src == E4_DMSRC_ASSUMED && c.data_journaled)
 		rep->data_mode_src = E4_DMSRC_INFERRED;
 
+	/* --upto: content supplied only after the last checked state */
+	for (k = 0; k < c.ndfr && !retval; k++) {
+		struct e4_order_finding f;
+
+		memset(&f, 0, sizeof(f));
+		f.kind = E4_ORD_NOT_JUDGED;
+		f.has_tid = 1;
+		f.tid = c.dfr[k].tid;
+		f.ino = c.dfr[k].ino;
+		f.lblk = c.dfr[k].lblk;
+		f.pblk = c.dfr[k].pblk;
+		f.len = 1;
+		f.conversion = c.dfr[k].conversion;
+		f.prior_lost = c.dfr[k].prior_lost;
+		f.metadata = c.dfr[k].metadata;
+		f.evid_tid = scan->trans[c.dfr[k].known - 1].tid;
+		c.tx_first_f = 0;
+		retval = ord_add_finding(&c, &f);
+	}
+	if (retval)
+		goto out;
+	if (c.ndfr)
+		ord_resolve_paths(&c, prev->fs, rep->nf - c.ndfr, 0);
 	if (opts->outside > 0 || (opts->outside < 0 && rep->stamped))
 		retval = ord_check_outside(&c, prev);
 	if (!retval)
 		retval = states_io_error(slot);
+	if (!retval)
+		retval = ord_sort_findings(&c);
 out:
 	state_free(&slot[0]);
 	state_free(&slot[1]);

@@ -1,6 +1,8 @@
 /*
  * order_evid.c --- the ordering check's evidence about data: ahead blocks
- * (the image already holds a journaled copy), what a newly reachable
+ * (the image already holds a journaled copy), unknown blocks (logged only
+ * later: ahead or behind, issue 13) and the checks deferred until their
+ * block is known, what a newly reachable
  * block holds (the stale-data stamp, the journaled copy replay writes, all
  * zeroes: unknown), whether the image carries the stamp, and the stale
  * blocks outside the journal window (S_n).
@@ -149,6 +151,171 @@ out:
 	return retval;
 }
 
+static int flog_cmp(const void *a, const void *b)
+{
+	const struct firstlog *x = a, *y = b;
+
+	if (x->b != y->b)
+		return x->b < y->b ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+size_t ord_first_logged(struct ctx *c, blk64_t b)
+{
+	size_t lo = 0, hi = c->nflog;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->flog[mid].b < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nflog && c->flog[lo].b == b ? c->flog[lo].k : 0;
+}
+
+/*
+ * Unknown content (e4tools issue 13): in S_k a block that some T_j, j > k,
+ * logs and none of T_1..T_k does has a home copy the log cannot date.  It
+ * may be a later copy (ahead: the kernel checkpointed T_j's buffer without
+ * moving s_start) or an older one than S_k (behind: when a newer
+ * transaction logs a buffer, jbd2 drops it from the older transaction's
+ * checkpoint list, fs/jbd2/commit.c __jbd2_journal_remove_checkpoint, so
+ * the tail moves past T_k while the home copy predates it).  When the live
+ * log begins at the journal's first transaction nothing before it can
+ * have been dropped: only the ahead blocks are unknown.  S_n has none.
+ */
+int ord_is_unknown(struct ctx *c, const struct state *st, blk64_t b)
+{
+	size_t f = ord_first_logged(c, b);
+
+	if (!f || f <= st->k)
+		return 0;
+	return c->rep->log_from_start ? ord_is_ahead(c, b) : 1;
+}
+
+/* Every block the committed transactions log, with the first of them
+ * (the tags the states serve: checksum not failed, inside the fs). */
+errcode_t ord_build_flog(struct ctx *c)
+{
+	const struct e4_jscan *s = c->scan;
+	size_t i, t, n = 0, m;
+	errcode_t retval;
+
+	for (i = 0; i < c->plan->ntx; i++)
+		n += s->trans[i].ntags;
+	if (!n)
+		return 0;
+	retval = ext2fs_get_array(n, sizeof(*c->flog), &c->flog);
+	if (retval)
+		return retval;
+	for (i = 0; i < c->plan->ntx; i++)
+		for (t = 0; t < s->trans[i].ntags; t++) {
+			const struct e4_jtag *tg = &s->trans[i].tags[t];
+
+			if (tg->csum_ok == 0 || tg->fsblk >= c->nblocks)
+				continue;
+			c->flog[c->nflog].b = tg->fsblk;
+			c->flog[c->nflog++].k = i + 1;
+		}
+	xsort(c->flog, c->nflog, sizeof(*c->flog), flog_cmp);
+	for (i = 0, m = 0; i < c->nflog; i++)
+		if (!m || c->flog[m - 1].b != c->flog[i].b)
+			c->flog[m++] = c->flog[i];
+	c->nflog = m;
+	for (i = 0; i < c->nflog; i++)	/* unknown in some S_k, k < n */
+		if (c->flog[i].k > 1 &&
+		    (!c->rep->log_from_start || ord_is_ahead(c, c->flog[i].b)))
+			c->rep->unknown_blocks++;
+	return 0;
+}
+
+static errcode_t defer(struct ctx *c, const struct seg *s, blk64_t l,
+		       blk64_t p, size_t known)
+{
+	struct deferred *d;
+	errcode_t retval;
+
+	retval = grow((void **)&c->dfr, &c->adfr, c->ndfr + 1,
+		      sizeof(*c->dfr));
+	if (retval)
+		return retval;
+	d = &c->dfr[c->ndfr++];
+	d->tid = s->tid;
+	d->ino = s->ino;
+	d->lblk = l;
+	d->pblk = p;
+	d->known = known;
+	d->conversion = s->conversion;
+	d->prior_lost = s->prior_lost;
+	d->metadata = s->metadata;
+	return 0;
+}
+
+/*
+ * Judge one new block (@d, read from @st) against the stamp.  Regular-file
+ * data: stale is "stale data exposed"; without a stamp, notes.  Directory
+ * and symlink blocks are metadata, journaled in every data mode: their
+ * content must come from a logged copy or be current at home, so a stamp
+ * is a structural finding (stale-metadata), never "stale data exposed".
+ */
+static errcode_t judge_data(struct ctx *c, struct state *st,
+			    struct e4_order_finding *f, const unsigned char *d)
+{
+	const struct e4_copy *e = e4_state_lookup(&st->map, f->pblk);
+	size_t stale;
+
+	f->evidence = e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
+	f->evid_tid = e ? e->tid : 0;
+	stale = e4_stamp_block_stale(d, f->pblk, c->bs);
+	f->stale_units = stale;
+	f->units = e4_stamp_units(0, c->bs);
+	if (stale)
+		f->kind = f->metadata ? E4_ORD_STALE_METADATA : E4_ORD_STALE;
+	else if (c->rep->stamped || f->metadata)
+		return 0;
+	else if (e4_block_is_zero(d, c->bs))
+		f->kind = E4_ORD_SUSPECT_ZERO;
+	else
+		f->kind = E4_ORD_UNVERIFIED;
+	return ord_add_finding(c, f);
+}
+
+/* The deferred checks whose block is known in @st (its first logged copy
+ * is replayed there): judged now, reported at their own tid. */
+errcode_t ord_judge_deferred(struct ctx *c, struct state *st)
+{
+	struct e4_order_finding f;
+	size_t i, m;
+	errcode_t retval = 0;
+
+	for (i = 0, m = 0; i < c->ndfr; i++) {
+		const struct deferred *d = &c->dfr[i];
+
+		if (d->known != st->k || retval) {
+			c->dfr[m++] = *d;
+			continue;
+		}
+		memset(&f, 0, sizeof(f));
+		f.has_tid = 1;
+		f.tid = d->tid;
+		f.ino = d->ino;
+		f.lblk = d->lblk;
+		f.pblk = d->pblk;
+		f.len = 1;
+		f.conversion = d->conversion;
+		f.prior_lost = d->prior_lost;
+		f.metadata = d->metadata;
+		retval = io_channel_read_blk64(st->fs->io, d->pblk, 1,
+					       c->buf);
+		if (!retval)
+			retval = judge_data(c, st, &f, c->buf);
+	}
+	c->ndfr = m;
+	return retval;
+}
+
 errcode_t ord_check_segment(struct ctx *c, struct state *st,
 			    const struct seg *s)
 {
@@ -162,6 +329,17 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 	f.ino = s->ino;
 	f.conversion = s->conversion;
 	f.prior_lost = s->prior_lost;
+	f.metadata = s->metadata;
+	if (s->unwritten) {	/* listing only: nothing to read yet */
+		if (!c->opts->list_mappings)
+			return 0;
+		f.kind = E4_ORD_MAPPING;
+		f.unwritten = 1;
+		f.lblk = s->lblk;
+		f.pblk = s->pblk;
+		f.len = s->len;
+		return ord_add_finding(c, &f);
+	}
 	for (i = 0; i < s->len && !retval; i += done) {
 		blk64_t p = s->pblk + i, n, b;
 		int used;
@@ -194,13 +372,16 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 		for (b = 0; b < n && !retval; b++) {
 			const struct e4_copy *e;
 			unsigned char *d = c->buf + b * c->bs;
-			size_t stale;
+			dgrp_t g = ext2fs_group_of_blk2(st->fs, p + b);
+			int unknown = ord_is_unknown(c, st, p + b);
 
 			f.lblk = s->lblk + i + b;
 			f.pblk = p + b;
 			f.stale_units = f.units = 0;
 			used = ord_block_used(st, p + b);
-			if (used == 0) {
+			/* a bitmap the log cannot show proves nothing */
+			if (used == 0 && !ord_is_unknown(c, st,
+				ext2fs_block_bitmap_loc(st->fs, g))) {
 				f.kind = E4_ORD_FREE_IN_BITMAP;
 				f.evidence = E4_EVID_NONE;
 				f.evid_tid = 0;
@@ -208,27 +389,27 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 				if (retval)
 					break;
 			}
-			e = e4_state_lookup(&st->map, p + b);
-			f.evidence = e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
-			f.evid_tid = e ? e->tid : 0;
-			stale = e4_stamp_block_stale(d, p + b, c->bs);
-			f.stale_units = stale;
-			f.units = e4_stamp_units(0, c->bs);
 			if (c->opts->list_mappings) {
+				e = e4_state_lookup(&st->map, p + b);
 				f.kind = E4_ORD_MAPPING;
+				f.evidence = unknown ? E4_EVID_NONE :
+					e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
+				f.evid_tid = e ? e->tid : 0;
+				f.units = e4_stamp_units(0, c->bs);
+				f.stale_units = unknown ? 0 :
+					e4_stamp_block_stale(d, p + b, c->bs);
 				retval = ord_add_finding(c, &f);
 				if (retval)
 					break;
+				f.stale_units = f.units = 0;
 			}
-			if (stale)
-				f.kind = E4_ORD_STALE;
-			else if (c->rep->stamped)
+			if (unknown) {	/* content supplied later: not judged */
+				ord_rep_tx(c, s->tid)->not_judged++;
+				retval = defer(c, s, f.lblk, f.pblk,
+					       ord_first_logged(c, p + b));
 				continue;
-			else if (e4_block_is_zero(d, c->bs))
-				f.kind = E4_ORD_SUSPECT_ZERO;
-			else
-				f.kind = E4_ORD_UNVERIFIED;
-			retval = ord_add_finding(c, &f);
+			}
+			retval = judge_data(c, st, &f, d);
 		}
 	}
 	return retval;
@@ -281,9 +462,13 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 	}
 	c->tx_first_f = c->rep->nf;
 	while (!ext2fs_get_next_inode_full(scan, &ino, inode, isz) && ino) {
+		int metadata;
+
 		if (!inode->i_links_count || !ord_ino_checked(fs, ino) ||
 		    ord_inode_used(st, ino) != 1)
 			continue;
+		metadata = LINUX_S_ISDIR(inode->i_mode) ||
+			LINUX_S_ISLNK(inode->i_mode);
 		if (ord_get_map(c, st, ino, inode, &m))
 			continue;
 		for (i = 0; i < m.n; i++) {
@@ -307,10 +492,16 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 					size_t s = e4_stamp_block_stale(
 						c->buf + x * c->bs, p, c->bs);
 
-					if (!s || ord_was_seen(c, ino, l, p))
+					/* with --upto, S_N may still have
+					 * blocks a later tid supplies */
+					if (!s || ord_was_seen(c, ino, l, p) ||
+					    ord_is_unknown(c, st, p))
 						continue;
 					memset(&f, 0, sizeof(f));
-					f.kind = E4_ORD_STALE_OUTSIDE;
+					f.kind = metadata ?
+						E4_ORD_STALE_METADATA :
+						E4_ORD_STALE_OUTSIDE;
+					f.metadata = metadata;
 					f.ino = ino;
 					f.lblk = l;
 					f.pblk = p;
@@ -328,7 +519,7 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 		}
 	}
 	c->rep->outside_checked = 1;
-	ord_resolve_paths(c, fs, from);
+	ord_resolve_paths(c, fs, from, 0);
 out:
 	ext2fs_close_inode_scan(scan);
 	ord_imap_free(&m);

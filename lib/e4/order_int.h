@@ -24,7 +24,8 @@ struct imap {
 	size_t		n, alloc;
 	blk64_t		*tree;		/* extent-tree / indirect blocks */
 	size_t		ntree, talloc;
-	int		lost;		/* read through an ahead image block */
+	int		lost;		/* read through a block whose content
+					 * the log cannot show (unknown) */
 	errcode_t	err;
 };
 
@@ -43,6 +44,22 @@ struct seen {
 
 struct range {
 	blk64_t		start, len;
+};
+
+/* A block the window logs, and the index k (1-based) of the first
+ * committed transaction that logs it. */
+struct firstlog {
+	blk64_t		b;
+	size_t		k;
+};
+
+/* A new block whose content is unknown in S_k: judged in S_known. */
+struct deferred {
+	uint32_t	tid;
+	ext2_ino_t	ino;
+	blk64_t		lblk, pblk;
+	size_t		known;
+	int		conversion, prior_lost, metadata;
 };
 
 struct bmcache {
@@ -75,6 +92,11 @@ struct ctx {
 	size_t			nmeta;
 	blk64_t			*ahead;
 	size_t			nahead;
+	struct firstlog		*flog;	/* every logged block: its first k */
+	size_t			nflog;
+	struct deferred		*dfr;	/* checks waiting for a state in
+					 * which their block is known */
+	size_t			ndfr, adfr;
 	struct seen		*seen, *pend;
 	size_t			nseen, npend, aseen, apend;
 	size_t			af;	/* findings allocated */
@@ -95,6 +117,8 @@ struct seg {
 	ext2_ino_t	ino;
 	blk64_t		lblk, pblk, len;
 	int		conversion, prior_lost;
+	int		metadata;	/* directory / symlink blocks */
+	int		unwritten;	/* new unwritten: listing only */
 };
 
 static inline int in_sorted(const blk64_t *a, size_t n, blk64_t v)
@@ -128,7 +152,7 @@ int ord_was_seen(struct ctx *c, ext2_ino_t ino, blk64_t l, blk64_t p);
 errcode_t ord_merge_pending(struct ctx *c);
 /* Diff the mappings @a (S_k) and @p (S_(k-1)) of @ino for Tk. */
 errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
-			 struct e4_order_tx *tx, ext2_ino_t ino,
+			 struct e4_order_tx *tx, ext2_ino_t ino, int metadata,
 			 const struct imap *a, const struct imap *p);
 /* Index the runs of @m (inode @ino) by pblk for the structural checks. */
 errcode_t ord_add_pruns(struct ctx *c, ext2_ino_t ino, int regular,
@@ -143,6 +167,15 @@ errcode_t ord_cross_checks(struct ctx *c, const struct e4_jtrans *tr,
 int ord_is_ahead(struct ctx *c, blk64_t b);
 /* Find the ahead blocks of the window (c->ahead, sorted). */
 errcode_t ord_find_ahead(struct ctx *c);
+/* Every block the window logs with its first transaction (c->flog);
+ * counts rep->unknown_blocks.  After ord_find_ahead(). */
+errcode_t ord_build_flog(struct ctx *c);
+/* Index k of the first committed transaction logging @b, 0 if none. */
+size_t ord_first_logged(struct ctx *c, blk64_t b);
+/* 1 if the content of fs block @b in @st is unknown (issue 13). */
+int ord_is_unknown(struct ctx *c, const struct state *st, blk64_t b);
+/* Judge the deferred checks whose block is known in @st. */
+errcode_t ord_judge_deferred(struct ctx *c, struct state *st);
 /* Check the data of a new segment of a mapping in @st. */
 errcode_t ord_check_segment(struct ctx *c, struct state *st,
 			    const struct seg *s);
@@ -158,7 +191,12 @@ void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
 /* Add a finding to the report, extending a recent contiguous one. */
 errcode_t ord_add_finding(struct ctx *c,
 			  const struct e4_order_finding *given);
-/* Name the inodes of findings[from..) in @fs. */
-void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from);
+/* Name the inodes of findings[from..) in @fs; @old: the old identities
+ * of reuse notes. */
+void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from, int old);
+/* The checked transaction @tid (the last one if none is). */
+struct e4_order_tx *ord_rep_tx(struct ctx *c, uint32_t tid);
+/* Sort the findings by the log order of their tid, stably. */
+errcode_t ord_sort_findings(struct ctx *c);
 
 #endif /* E4_ORDER_INT_H */

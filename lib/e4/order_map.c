@@ -85,7 +85,7 @@ errcode_t ord_get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 	m->n = m->ntree = 0;
 	m->err = 0;
 	itb = ord_itable_block_of(fs, ino);
-	m->lost = !e4_state_lookup(&st->map, itb) && ord_is_ahead(c, itb);
+	m->lost = ord_is_unknown(c, st, itb);
 	if ((inode->i_flags & EXT4_INLINE_DATA_FL) ||
 	    !ext2fs_inode_has_valid_blocks2(fs, inode))
 		return 0;
@@ -126,8 +126,7 @@ errcode_t ord_get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
 		return retval;
 	xsort(m->r, m->n, sizeof(*m->r), run_cmp);
 	for (i = 0; i < m->ntree && !m->lost; i++)
-		if (!e4_state_lookup(&st->map, m->tree[i]) &&
-		    ord_is_ahead(c, m->tree[i]))
+		if (ord_is_unknown(c, st, m->tree[i]))
 			m->lost = 1;
 	return 0;
 }
@@ -221,7 +220,7 @@ static errcode_t push_pending(struct ctx *c, ext2_ino_t ino, blk64_t l,
 
 /* Diff the mappings @a (S_k) and @p (S_(k-1)) of @ino for Tk. */
 errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
-			 struct e4_order_tx *tx, ext2_ino_t ino,
+			 struct e4_order_tx *tx, ext2_ino_t ino, int metadata,
 			 const struct imap *a, const struct imap *p)
 {
 	struct seg s;
@@ -232,6 +231,7 @@ errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
 	memset(&s, 0, sizeof(s));
 	s.tid = tx->tid;
 	s.ino = ino;
+	s.metadata = metadata;
 	for (i = 0; i < a->n && !retval; i++) {
 		const struct run *r = &a->r[i];
 
@@ -239,14 +239,16 @@ errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
 			blk64_t l = r->lblk + b, pb = r->pblk + b;
 			const struct run *q = find_run(p, l);
 			int same = q && q->pblk + (l - q->lblk) == pb;
-			int conv = 0, lost = p->lost;
+			int conv = 0, lost = p->lost, uw = r->unwritten;
 
-			if (r->unwritten) {
-				if (!same)
-					tx->new_unwritten++;
-				continue;
-			}
-			if (same && !q->unwritten) {
+			/*
+			 * Unchanged in the S_(k-1) that was read: not new,
+			 * unless that read went through an unknown block, in
+			 * which case it is new in tid k or earlier (prior
+			 * state lost), reported once (the seen set) --
+			 * unwritten mappings as well as initialized ones.
+			 */
+			if (same && (uw || !q->unwritten)) {
 				if (!lost || ord_was_seen(c, ino, l, pb))
 					continue;
 			} else if (same) {
@@ -254,18 +256,27 @@ errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
 			} else if (lost && ord_was_seen(c, ino, l, pb)) {
 				continue;
 			}
-			if (conv)
+			if (uw)
+				tx->new_unwritten++;
+			else if (conv)
 				tx->conversions++;
 			else
 				tx->new_alloc++;
-			if (lost)
+			if (lost) {
 				tx->prior_lost++;
+				if (uw)
+					tx->prior_lost_unwritten++;
+				else if (conv)
+					tx->prior_lost_conv++;
+				else
+					tx->prior_lost_alloc++;
+			}
 			retval = push_pending(c, ino, l, pb);
 			if (retval)
 				break;
 			if (s.len && s.lblk + s.len == l &&
 			    s.pblk + s.len == pb && s.conversion == conv &&
-			    s.prior_lost == lost) {
+			    s.prior_lost == lost && s.unwritten == uw) {
 				s.len++;
 				continue;
 			}
@@ -276,6 +287,7 @@ errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
 			s.len = 1;
 			s.conversion = conv;
 			s.prior_lost = lost;
+			s.unwritten = uw;
 		}
 	}
 	if (!retval && s.len)

@@ -1,7 +1,8 @@
 /*
  * order_report.c --- the ordering check's report: findings (merged into
- * runs, counted per transaction), warnings, the paths of the inodes of
- * violations, and names of kinds and data modes.
+ * runs, counted per transaction, sorted by tid), warnings, the paths of
+ * the inodes of violations and notes (both identities of a reused inode),
+ * and names of kinds and data modes.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -18,7 +19,9 @@
 static const char *kind_names[E4_ORD_NKINDS] = {
 	"stale", "outside-fs", "into-metadata", "double-mapped",
 	"free-in-bitmap", "data-journaled", "stale-outside-window",
+	"stale-metadata",
 	"unverified", "suspect-zero", "mapping", "stale-permitted",
+	"inode-reused", "not-judged",
 };
 
 const char *e4_order_kind_name(int kind)
@@ -49,6 +52,16 @@ void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
 	va_end(ap);
 }
 
+struct e4_order_tx *ord_rep_tx(struct ctx *c, uint32_t tid)
+{
+	size_t i;
+
+	for (i = c->rep->ntx; i > 0; i--)
+		if (c->rep->tx[i - 1].tid == tid)
+			return &c->rep->tx[i - 1];
+	return &c->rep->tx[c->rep->ntx - 1];
+}
+
 errcode_t ord_add_finding(struct ctx *c,
 			  const struct e4_order_finding *given)
 {
@@ -76,6 +89,8 @@ errcode_t ord_add_finding(struct ctx *c,
 		    p->tid == f->tid && p->ino == f->ino &&
 		    p->prior_lost == f->prior_lost &&
 		    p->conversion == f->conversion &&
+		    p->unwritten == f->unwritten &&
+		    p->metadata == f->metadata &&
 		    p->evidence == f->evidence &&
 		    p->evid_tid == f->evid_tid &&
 		    p->other_ino == f->other_ino &&
@@ -100,9 +115,8 @@ errcode_t ord_add_finding(struct ctx *c,
 count:
 	if (f->kind < E4_ORD_NOTE_FIRST) {
 		rep->violation_blocks += f->len;
-		if (f->has_tid && rep->ntx &&
-		    rep->tx[rep->ntx - 1].tid == f->tid)
-			rep->tx[rep->ntx - 1].violations += f->len;
+		if (f->has_tid && rep->ntx)
+			ord_rep_tx(c, f->tid)->violations += f->len;
 	}
 	return 0;
 }
@@ -112,7 +126,20 @@ struct path_ctx {
 	ext2_filsys	fs;
 	ext2_ino_t	dir;
 	size_t		from;
+	int		old;	/* name the reuse notes' old identity */
 };
+
+/* Findings that get a path: violations, reuse, not-judged and writeback
+ * notes. */
+static int wants_path(const struct e4_order_finding *f, int old)
+{
+	if (old)
+		return f->kind == E4_ORD_INODE_REUSED && !f->old_path;
+	return !f->path && (f->kind < E4_ORD_NOTE_FIRST ||
+			    f->kind == E4_ORD_INODE_REUSED ||
+			    f->kind == E4_ORD_NOT_JUDGED ||
+			    f->kind == E4_ORD_STALE_PERMITTED);
+}
 
 static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
 		   int offset, int blocksize, char *buf, void *priv)
@@ -134,7 +161,7 @@ static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
 	for (i = pc->from; i < rep->nf; i++) {
 		struct e4_order_finding *f = &rep->f[i];
 
-		if (f->ino != dirent->inode || f->path)
+		if (f->ino != dirent->inode || !wants_path(f, pc->old))
 			continue;
 		if (!dname && ext2fs_get_pathname(pc->fs, pc->dir, 0, &dname))
 			return 0;
@@ -142,16 +169,19 @@ static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
 			break;
 		sprintf(path, "%s%s%.*s", dname,
 			strcmp(dname, "/") ? "/" : "", len, dirent->name);
-		f->path = path;
+		if (pc->old)
+			f->old_path = path;
+		else
+			f->path = path;
 	}
 	ext2fs_free_mem(&dname);
 	return 0;
 }
 
 /* Name the inodes of findings[from..) in @fs (one pass over directories). */
-void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from)
+void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from, int old)
 {
-	struct path_ctx pc = { c, fs, 0, from };
+	struct path_ctx pc = { c, fs, 0, from, old };
 	ext2_inode_scan scan;
 	ext2_ino_t ino;
 	struct ext2_inode inode;
@@ -159,7 +189,7 @@ void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from)
 	int need = 0;
 
 	for (i = from; i < c->rep->nf; i++)
-		if (c->rep->f[i].kind < E4_ORD_NOTE_FIRST)
+		if (wants_path(&c->rep->f[i], old))
 			need = 1;
 	if (!need || ext2fs_open_inode_scan(fs, 0, &scan))
 		return;
@@ -173,14 +203,72 @@ void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from)
 	ext2fs_close_inode_scan(scan);
 }
 
+struct fkey {
+	size_t	cls, pos, idx;
+};
+
+static int fkey_cmp(const void *a, const void *b)
+{
+	const struct fkey *x = a, *y = b;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Findings in log order of their tid, stably (deferred judgements are
+ * made after their own tid); those outside the window last. */
+errcode_t ord_sort_findings(struct ctx *c)
+{
+	struct e4_order_report *rep = c->rep;
+	struct e4_order_finding *f;
+	struct fkey *k;
+	size_t i, t = 0;
+	errcode_t retval;
+
+	if (rep->nf < 2)
+		return 0;
+	retval = ext2fs_get_array(rep->nf, sizeof(*k), &k);
+	if (retval)
+		return retval;
+	retval = ext2fs_get_array(rep->nf, sizeof(*f), &f);
+	if (retval) {
+		ext2fs_free_mem(&k);
+		return retval;
+	}
+	for (i = 0; i < rep->nf; i++) {
+		k[i].idx = i;
+		k[i].cls = !rep->f[i].has_tid;
+		k[i].pos = 0;
+		if (!rep->f[i].has_tid)
+			continue;
+		if (t >= rep->ntx || rep->tx[t].tid != rep->f[i].tid)
+			for (t = 0; t < rep->ntx &&
+			     rep->tx[t].tid != rep->f[i].tid; t++)
+				;
+		k[i].pos = t;
+	}
+	xsort(k, rep->nf, sizeof(*k), fkey_cmp);
+	for (i = 0; i < rep->nf; i++)
+		f[i] = rep->f[k[i].idx];
+	memcpy(rep->f, f, rep->nf * sizeof(*f));
+	ext2fs_free_mem(&f);
+	ext2fs_free_mem(&k);
+	return 0;
+}
+
 void e4_order_report_free(struct e4_order_report *rep)
 {
 	size_t i;
 
 	if (!rep)
 		return;
-	for (i = 0; i < rep->nf; i++)
+	for (i = 0; i < rep->nf; i++) {
 		ext2fs_free_mem(&rep->f[i].path);
+		ext2fs_free_mem(&rep->f[i].old_path);
+	}
 	ext2fs_free_mem(&rep->f);
 	ext2fs_free_mem(&rep->tx);
 	ext2fs_free_mem(&rep);

@@ -26,16 +26,17 @@ static const char *evid_name(int e)
 /* How the finding's mapping came to be, e.g. "new in tid 7 or earlier". */
 static void print_attribution(const struct e4_order_finding *f)
 {
-	if (f->kind == E4_ORD_STALE_OUTSIDE)
+	if (f->kind == E4_ORD_STALE_OUTSIDE || f->kind == E4_ORD_STALE_METADATA)
 		printf("outside the journal window");
 	else if (f->kind == E4_ORD_DATA_JOURNALED)
 		printf("journaled");
 	else if (f->prior_lost)
 		printf("%s in tid %u or earlier (prior state lost)",
-		       f->conversion ? "conversion" : "new", f->tid);
+		       f->conversion ? "conversion" : f->unwritten ?
+		       "new unwritten" : "new", f->tid);
 	else
 		printf("%s", f->conversion ? "unwritten -> written conversion" :
-		       "newly allocated");
+		       f->unwritten ? "new unwritten" : "newly allocated");
 }
 
 static void fmt_time(uint64_t sec, char *buf, size_t len)
@@ -50,6 +51,14 @@ static void fmt_time(uint64_t sec, char *buf, size_t len)
 
 static void print_finding_text(const struct e4_order_finding *f)
 {
+	if (f->kind == E4_ORD_INODE_REUSED) {
+		printf("  inode %u reused in tid %u: %s gen %u -> %s gen %u%s\n",
+		       f->ino, f->tid, f->old_path ? f->old_path : "?",
+		       f->old_gen, f->path ? f->path : "?", f->new_gen,
+		       f->prior_lost ? " (old identity read through a block "
+		       "the log cannot show)" : "");
+		return;
+	}
 	if (f->has_tid)
 		printf("  tid %u: ", f->tid);
 	else
@@ -57,16 +66,32 @@ static void print_finding_text(const struct e4_order_finding *f)
 	printf("%s inode %u", e4_order_kind_name(f->kind), f->ino);
 	if (f->path)
 		printf(" (%s)", f->path);
+	if (f->metadata)
+		printf(" [metadata]");
 	printf(" lblk %llu pblk %llu len %llu",
 	       (unsigned long long)f->lblk, (unsigned long long)f->pblk,
 	       (unsigned long long)f->len);
 	switch (f->kind) {
 	case E4_ORD_STALE:
-		printf(": stale data exposed by tid %u", f->tid);
+		printf(": stale data exposed by tid %u%s", f->tid,
+		       f->prior_lost ? " or earlier" : "");
 		break;
 	case E4_ORD_STALE_PERMITTED:
-		printf(": stale data exposed by tid %u (permitted by "
-		       "data=writeback)", f->tid);
+		printf(": stale data exposed by tid %u%s (permitted by "
+		       "data=writeback)", f->tid,
+		       f->prior_lost ? " or earlier" : "");
+		break;
+	case E4_ORD_STALE_METADATA:
+		if (f->has_tid)
+			printf(": stale directory/symlink block in S_%u: no "
+			       "logged copy supplies it", f->tid);
+		else
+			printf(": stale directory/symlink block in the "
+			       "replayed fs (corrupt)");
+		break;
+	case E4_ORD_NOT_JUDGED:
+		printf(": not judged (content supplied by tid %u, after the "
+		       "checked ones)", f->evid_tid);
 		break;
 	case E4_ORD_STALE_OUTSIDE:
 		printf(": stale data not exposed by a journaled transaction");
@@ -133,20 +158,23 @@ void e4s_order_print_text(const char *image,
 	       "data mode %s (%s); stamp %s\n", image, scan->ncommitted,
 	       rep->ntx, e4_data_mode_name(rep->data_mode),
 	       src[rep->data_mode_src], rep->stamped ? "found" : "not found");
-	printf("%10s %-19s %7s %7s %7s %7s %9s %7s %10s\n", "tid",
+	printf("%10s %-19s %7s %7s %7s %7s %9s %7s %7s %11s\n", "tid",
 	       "commit time (UTC)", "jblocks", "revokes", "new", "conv",
-	       "unwritten", "ahead", "violations");
+	       "unwritten", "lost", "ahead", "viol.blocks");
 	for (i = 0; i < rep->ntx; i++) {
 		const struct e4_order_tx *t = &rep->tx[i];
 		char tb[32];
 
 		fmt_time(t->commit_sec, tb, sizeof(tb));
-		printf("%10u %-19s %7llu %7llu %7llu %7llu %9llu %7llu %10llu"
-		       "%s\n", t->tid, tb, (unsigned long long)t->jblocks,
+		printf("%10u %-19s %7llu %7llu %7llu %7llu %9llu %7llu %7llu "
+		       "%11llu%s\n", t->tid, tb,
+		       (unsigned long long)t->jblocks,
 		       (unsigned long long)t->revokes,
-		       (unsigned long long)t->new_alloc,
-		       (unsigned long long)t->conversions,
-		       (unsigned long long)t->new_unwritten,
+		       (unsigned long long)(t->new_alloc - t->prior_lost_alloc),
+		       (unsigned long long)(t->conversions - t->prior_lost_conv),
+		       (unsigned long long)(t->new_unwritten -
+					    t->prior_lost_unwritten),
+		       (unsigned long long)t->prior_lost,
 		       (unsigned long long)t->ahead,
 		       (unsigned long long)t->violations,
 		       t->unreadable ? "  (state unreadable)" : "");
@@ -168,7 +196,20 @@ void e4s_order_print_text(const char *image,
 	}
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
 		printf("warning: %s\n", rep->warnings[i]);
-	if (rep->outside_checked)
+	if (rep->unknown_blocks)
+		printf("unknown content: %llu block(s) logged later than some "
+		       "state S_k%s\n", (unsigned long long)rep->unknown_blocks,
+		       rep->log_from_start ? " whose home copy equals a logged "
+		       "copy (the live log begins at the journal's first "
+		       "transaction)" : " (the live log does not begin at the "
+		       "journal's first transaction: earlier checkpoints may "
+		       "have been dropped)");
+	if (rep->outside_checked && rep->upto)
+		printf("outside the window: %llu initialized blocks of S_%u "
+		       "(--upto, not the replayed S_n) checked for the "
+		       "stamp\n", (unsigned long long)rep->outside_blocks,
+		       rep->last_tid);
+	else if (rep->outside_checked)
 		printf("outside the window: %llu initialized blocks of S_n "
 		       "checked for the stamp\n",
 		       (unsigned long long)rep->outside_blocks);
@@ -187,11 +228,17 @@ void e4s_order_print_text(const char *image,
 				       (unsigned long long)t->tags[k].jblk,
 				       bad_tag_why(&t->tags[k]));
 	}
-	printf("%s: %llu violation(s) (%llu blocks), %llu note(s)",
-	       rep->violations || nbad ? "FAIL" : "OK",
+	if (rep->kernel_refuses)
+		printf("FAIL: the kernel refuses this journal and replays "
+		       "nothing; ");
+	else
+		printf("%s: ", rep->violations || nbad ? "FAIL" : "OK");
+	printf("%llu violation run(s), %llu block(s), %llu note(s)",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
 	       (unsigned long long)rep->notes);
+	if (rep->upto)
+		printf(" up to S_%u (--upto)", rep->last_tid);
 	if (nbad)
 		printf(", %llu corrupt journal tag(s)",
 		       (unsigned long long)nbad);
@@ -229,6 +276,11 @@ void e4s_order_print_json(const char *image,
 	e4s_json_u64(&js, "violations", rep->violations);
 	e4s_json_u64(&js, "violation_blocks", rep->violation_blocks);
 	e4s_json_u64(&js, "notes", rep->notes);
+	e4s_json_bool(&js, "kernel_refuses", rep->kernel_refuses);
+	e4s_json_bool(&js, "log_from_start", rep->log_from_start);
+	e4s_json_u64(&js, "unknown_blocks", rep->unknown_blocks);
+	e4s_json_bool(&js, "upto", rep->upto);
+	e4s_json_u64(&js, "last_tid", rep->last_tid);
 	e4s_json_bool(&js, "outside_checked", rep->outside_checked);
 	e4s_json_u64(&js, "outside_blocks", rep->outside_blocks);
 	e4s_json_arr_begin(&js, "transactions");
@@ -246,6 +298,8 @@ void e4s_order_print_json(const char *image,
 		e4s_json_u64(&js, "conversions", t->conversions);
 		e4s_json_u64(&js, "new_unwritten", t->new_unwritten);
 		e4s_json_u64(&js, "prior_lost", t->prior_lost);
+		e4s_json_u64(&js, "not_judged", t->not_judged);
+		e4s_json_u64(&js, "reused_inodes", t->reused);
 		e4s_json_u64(&js, "ahead", t->ahead);
 		e4s_json_u64(&js, "violations", t->violations);
 		e4s_json_bool(&js, "unreadable", t->unreadable);
@@ -273,6 +327,18 @@ void e4s_order_print_json(const char *image,
 		e4s_json_u64(&js, "len", f->len);
 		e4s_json_bool(&js, "conversion", f->conversion);
 		e4s_json_bool(&js, "prior_lost", f->prior_lost);
+		e4s_json_bool(&js, "unwritten", f->unwritten);
+		e4s_json_bool(&js, "metadata", f->metadata);
+		if (f->kind == E4_ORD_INODE_REUSED) {
+			e4s_json_u64(&js, "old_gen", f->old_gen);
+			e4s_json_u64(&js, "new_gen", f->new_gen);
+			if (f->old_path)
+				e4s_json_str(&js, "old_path", f->old_path);
+			else
+				e4s_json_null(&js, "old_path");
+		}
+		if (f->kind == E4_ORD_NOT_JUDGED)
+			e4s_json_u64(&js, "supplied_by_tid", f->evid_tid);
 		e4s_json_str(&js, "evidence", evid_name(f->evidence));
 		if (f->evidence == E4_EVID_JOURNAL)
 			e4s_json_u64(&js, "evidence_tid", f->evid_tid);
@@ -317,13 +383,32 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 {
 	const struct e4_jscan *scan = plan->scan;
 	struct e4_order_report *rep = NULL;
-	errcode_t retval;
+	struct e4_jscan *full = NULL;
+	struct e4_plan *fplan = NULL;
+	errcode_t retval = 0;
 	int rc = 0;
 
-	retval = e4_order_check(fs, plan, &r->order, &rep);
+	/*
+	 * --upto N: the replay's scan ends at N, but the check needs the
+	 * whole log: a block logged after N has unknown content in S_N
+	 * (issue 13).  It checks T1..TN of a scan of the whole log.
+	 */
+	if (r->order.has_upto && scan->stop == E4_SCAN_UPTO) {
+		retval = e4_journal_scan(plan->j, 0, 0, &full);
+		if (!retval)
+			retval = e4_plan_build(plan->j, full, &fplan);
+		if (!retval) {
+			plan = fplan;
+			scan = full;
+		}
+	}
+	if (!retval)
+		retval = e4_order_check(fs, plan, &r->order, &rep);
 	if (retval) {
 		com_err(prog, retval, "while checking the ordering of %s",
 			image);
+		e4_plan_free(fplan);
+		e4_jscan_free(full);
 		return retval == E4_ERR_UPTO_NOT_FOUND ? 16 : 8;
 	}
 	/* The fates plain replay gives each tag (the plan's): corrupt tags
@@ -336,7 +421,11 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		e4s_order_print_text(image, scan, rep);
 	if (rep->violations || rep->journal_corrupt || scan->corrupt)
 		rc |= 4;
+	if (rep->kernel_refuses)	/* as plain e4replay: nothing replays */
+		rc = 12;
 	fflush(stdout);
 	e4_order_report_free(rep);
+	e4_plan_free(fplan);
+	e4_jscan_free(full);
 	return rc;
 }

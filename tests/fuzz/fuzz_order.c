@@ -54,7 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    "%zu transactions checked, %zu committed",
 				    rep->ntx, scan->ncommitted);
 			for (i = 0; i < rep->nf; i++)
-				FUZZ_ASSERT(rep->f[i].len >= 1 &&
+				/* a reuse note names an inode, no blocks */
+				FUZZ_ASSERT((rep->f[i].len >= 1 ||
+					     rep->f[i].kind ==
+					     E4_ORD_INODE_REUSED) &&
 					    rep->f[i].kind >= 0 &&
 					    rep->f[i].kind < E4_ORD_NKINDS,
 					    "finding %zu", i);
