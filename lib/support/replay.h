@@ -19,6 +19,9 @@
 					 * violations found */
 #define E4R_EXIT_ERROR		8	/* operational error, nothing done */
 #define E4R_EXIT_USAGE		16	/* usage error */
+#define E4R_EXIT_VIOLATION	64	/* --check-order: an ordering
+					 * violation (not set by corruption,
+					 * which is E4R_EXIT_CORRUPT) */
 
 /* replay_run.c */
 
