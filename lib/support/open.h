@@ -35,12 +35,22 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		      const char *undo_file, ext2_filsys *ret);
 
 /*
+ * e4s_find_journal_dev() - the external journal of @fs found by the UUID in
+ * its superblock (s_journal_uuid), as e2fsck finds it when -j is not
+ * given: libblkid's probe of the system's block devices (a match that is
+ * not a block device is dropped: files are never probed).  Returns the
+ * path (free() it) or NULL: no external journal, or no device has it.
+ */
+char *e4s_find_journal_dev(ext2_filsys fs);
+
+/*
  * e4s_open_journal() - e4_journal_open() of the journal of @fs (the
  * internal one on fs->io, or the external device @journal_dev), with
  * E4_JOURNAL_* @flags, the external device's channel through
- * e4s_fault_wrap() too.  Prints nothing; same returns as
- * e4_journal_open() (also EXT2_ET_INVALID_ARGUMENT for a malformed
- * E4_FAULT, printed).
+ * e4s_fault_wrap() too.  Without @journal_dev and E4_JOURNAL_RW an
+ * external journal is looked up by e4s_find_journal_dev().  Prints
+ * nothing; same returns as e4_journal_open() (also
+ * EXT2_ET_INVALID_ARGUMENT for a malformed E4_FAULT, printed).
  */
 errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 			   const char *journal_dev, int flags,
