@@ -54,6 +54,10 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_KEEP_CONTENTS, 0, "keep-contents", no_argument },
 	{ E4S_O_SKIP_HOLES, 0, "skip-holes", no_argument },
 	{ E4S_O_REPLAYED, 0, "replayed", no_argument },
+	{ 'a', 'a', NULL, no_argument },
+	{ 'b', 'b', NULL, required_argument },
+	{ 'i', 'i', NULL, required_argument },
+	{ 'S', 'S', NULL, no_argument },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -209,6 +213,22 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_KEEP_CONTENTS: r->keep_contents = 1; break;
 	case E4S_O_SKIP_HOLES: r->skip_holes = 1; break;
 	case E4S_O_REPLAYED: r->uw_replayed = 1; break;
+	case 'a': r->verbose = 1; break;	/* every tag */
+	case 'S': r->ld_super = 1; break;
+	case 'b':
+	case 'i': {
+		uint64_t n;
+
+		if (e4s_parse_num(prog, id == 'b' ? "-b" : "-i", optarg,
+				  id == 'b' ? UINT64_MAX : UINT32_MAX, &n))
+			return E4S_GETOPT_BAD;
+		r->ld_block_set = 1;
+		if (id == 'b')
+			r->ld_block = n;
+		else
+			r->ld_inode = (ext2_ino_t)n;
+		break;
+	}
 	default:
 		return E4S_GETOPT_USAGE;
 	}

@@ -75,6 +75,11 @@ struct e4s_req {
 	int		keep_contents;		/* --keep-contents */
 	int		skip_holes;		/* --skip-holes */
 	int		uw_replayed;		/* --replayed: list state S_n */
+	/* e4debug logdump, debugfs's options */
+	int		ld_super;		/* -S: the journal superblock */
+	int		ld_block_set;		/* -b BLOCK or -i INODE */
+	blk64_t		ld_block;		/* fs block */
+	ext2_ino_t	ld_inode;		/* -i: 0 unset */
 };
 
 /* e4s_req_init() - an empty request: zeros, and -1 where that is unset. */
@@ -105,7 +110,8 @@ enum e4s_optid {
 	E4S_O_SKIP_HOLES,	/* --skip-holes */
 	E4S_O_REPLAYED,		/* --replayed */
 };
-/* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT. */
+/* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT; and
+ * e4debug logdump's (debugfs's): -a (every tag), -b BLOCK, -i INODE, -S. */
 
 /* e4s_getopt() returns: */
 #define E4S_GETOPT_USAGE	-1	/* an option not in @accept (getopt's
