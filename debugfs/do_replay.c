@@ -84,7 +84,7 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 		/* logdump -b / -i: one block's history, nothing replayed. */
 		e4s_block_history(scan, r->ld_block);
 	} else if (!rc) {
-		e4s_replay_decide(cmd, r, st->fs, scan, &run);
+		e4s_replay_decide(cmd, r, st->fs, plan, scan, &run);
 		rc = e4s_replay_run(cmd, r, st->fs, plan, &run);
 	}
 	e4_plan_free(plan);

@@ -411,7 +411,7 @@ static int run(struct e4s_req *o, const struct named *names,
 		    (order_rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 			goto out;
 	}
-	e4s_replay_decide(prog, o, in.fs, scan, &rr);
+	e4s_replay_decide(prog, o, in.fs, plan, scan, &rr);
 	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)) &&
 	    rr.plan == 2) {
 		/* IMAGE is read no more: replay the scan into its copy. */
@@ -445,6 +445,7 @@ static int run(struct e4s_req *o, const struct named *names,
 		rc |= e4s_replay_run(prog, o, in.fs, plan, &rr);
 out:
 	e4s_json_release(stdout);
+	e4s_fc_cleanup(&rr);	/* a refusal before e4s_replay_run() */
 	e4_plan_free(out_plan);
 	e4_plan_free(plan);
 	e4_jscan_free(scan);

@@ -1,8 +1,9 @@
 # test_lib.sh --- what every image test sources first:
 #	. "$TOP/tests/test_lib.sh"
 # It loads the shell helpers of tests/lib/ (tests/README, "Helpers"):
-# common.sh for all tests, unwritten.sh (u_*) and itable.sh (i_*).
-for _lib in common unwritten itable; do
+# common.sh for all tests, unwritten.sh (u_*), itable.sh (i_*) and fc.sh
+# (the fast-commit tests).
+for _lib in common unwritten itable fc; do
 	. "$TOP/tests/lib/$_lib.sh"
 done
 unset _lib

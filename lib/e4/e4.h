@@ -433,6 +433,8 @@ enum e4_scan_stop {
 	E4_SCAN_BAD_REVOKE,	/* revoke r_count invalid */
 };
 
+struct e4_fcscan;
+
 /* One decision the scan made, for display ("why did it stop here"). */
 struct e4_scan_event {
 	uint32_t	tid;
@@ -475,6 +477,10 @@ struct e4_jscan {
 	uint32_t	fc_head_tid;	/* tid of that HEAD tag, if any */
 	int		upto_set;	/* the scan was given an upto tid */
 	uint32_t	upto;
+	struct e4_fcscan *fc;		/* fc.c: the fast-commit area scanned
+					 * for end_tid (NULL: no fast-commit
+					 * feature, empty log, or a failed
+					 * scan) */
 };
 
 /* Flags for e4_journal_scan(). */
@@ -892,6 +898,21 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_plan_replay(const struct e4_plan *plan,
 			 struct e4_replay_result *res);
 
+struct e4_fc_state;
+
+/*
+ * e4_plan_replay_fc() - e4_plan_replay(), and when @fcst is not NULL
+ * (e4_fc_state_open() on state S_n of this very fs: its fast commits
+ * replayed in memory) its changed blocks are written right after the full
+ * commits' and before the superblocks, as the kernel replays fast commits
+ * inside jbd2_journal_recover(): an interruption leaves the journal for a
+ * rerun.  Same returns, and the errors of e4_fc_state_write().
+ */
+errcode_t e4_plan_replay_fc(const struct e4_plan *plan,
+			    struct e4_fc_state *fcst,
+			    struct e4_replay_result *res);
+
+
 /*
  * e4_super_set_recover() - set needs_recovery in the primary superblock
  * on the disk of @fs (not in fs->super), as raw bytes with their own
@@ -1259,6 +1280,8 @@ struct e4_order_tx {
 					 * copies */
 	uint64_t	violations;	/* findings that are violations */
 	int		unreadable;	/* S_k could not be opened: skipped */
+	int		fast_commit;	/* the fast commits of tid (after the
+					 * last full commit): S_n -> S_fc */
 };
 
 struct e4_order_opts {
@@ -1296,7 +1319,8 @@ struct e4_order_report {
 	int		kernel_refuses;	/* scan->fail: nothing is replayed */
 	uint32_t	last_tid;	/* tid of the last checked state */
 	int		upto;		/* last_tid is --upto's, not S_n */
-	uint32_t	fc_blocks;	/* fast-commit blocks: not checked */
+	uint32_t	fc_blocks;	/* fast-commit blocks not checked
+					 * (0: fast commits are checked) */
 	char		warnings[8][160];
 	int		nwarnings;
 };
@@ -1652,6 +1676,10 @@ struct e4_replayed {
 	struct e4_state		st;	/* S_n of plan */
 	e4_overlay_t		ov;
 	ext2_filsys		fs;	/* the replayed state, read-only */
+	io_channel		ovl_io;	/* fast commits: the overlay channel
+					 * under fcst */
+	struct e4_fc_state	*fcst;	/* fast commits replayed on S_n (then
+					 * fs is fcst->fs) */
 };
 
 /*
@@ -1666,9 +1694,12 @@ struct e4_replayed {
  * copy of it says otherwise.  A fs without a journal and not needing
  * recovery opens as itself.  r->fs is read-only (checksum errors ignored,
  * e4_overlay_open_fs()); @fs must stay open until e4_replayed_close().
+ * Fast commits of the tid after the last full commit are replayed on top
+ * in memory (e4_fc_state_open() over the overlay: the kernel replays them
+ * right after the full commits), and r->fs is that state.
  * Returns 0, the errors of e4_journal_open(), the scan's fail code (a
- * journal the kernel would refuse), E4_ERR_FAST_COMMIT (live fast commits:
- * their replay is not modelled), EXT2_ET_NO_MEMORY,
+ * journal the kernel would refuse; also the fast-commit scan's and
+ * replay's, E4_ERR_FC_*), EXT2_ET_NO_MEMORY,
  * EXT2_ET_CORRUPT_SUPERBLOCK and ext2fs_open2() errors.
  */
 errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
@@ -1686,5 +1717,318 @@ errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
 /* e4_replayed_close() - release what e4_replayed_open() opened (a zeroed
  * or closed @r is fine). */
 void e4_replayed_close(struct e4_replayed *r);
+
+/* ---- cow_io.c: a copy-on-write io_manager stacked on a channel --------- */
+
+/*
+ * A copy-on-write layer over the open channel @lower (not owned; it must
+ * outlive every channel opened on the layer): reads come from @lower
+ * unless the block was written, writes go to memory only, in units of
+ * @unit bytes (the fs block size; a partial write copies the unit from
+ * @lower first).  @lower is never written.  Open it with
+ * ext2fs_open2(e4_cow_name(c), ..., e4_cow_io_manager), read-write if
+ * wanted.
+ */
+struct e4_cow;
+
+extern io_manager e4_cow_io_manager;
+
+/* e4_cow_create() - a new layer over @lower.  Returns 0,
+ * EXT2_ET_INVALID_ARGUMENT (no channel, @unit not a power of two >= 1024)
+ * or EXT2_ET_NO_MEMORY. */
+errcode_t e4_cow_create(io_channel lower, unsigned int unit,
+			struct e4_cow **ret);
+/* e4_cow_name() - "e4cow:0x<address>", the device name for ext2fs_open2. */
+const char *e4_cow_name(const struct e4_cow *c);
+/* e4_cow_count() - units written so far. */
+size_t e4_cow_count(const struct e4_cow *c);
+/* e4_cow_block() - the @i-th unit written (first-write order): its number
+ * (in @unit bytes) in *@blk and its current contents; NULL past the end. */
+const void *e4_cow_block(const struct e4_cow *c, size_t i, blk64_t *blk);
+/* e4_cow_detach() - forget the lower channel (it may be closed now): the
+ * written units stay readable by e4_cow_block(); a channel's read of any
+ * other unit then fails with EXT2_ET_OP_NOT_SUPPORTED. */
+void e4_cow_detach(struct e4_cow *c);
+/* e4_cow_free() - release @c (NULL is fine); close its channels first. */
+void e4_cow_free(struct e4_cow *c);
+
+/* ---- fc.c: the fast-commit area, as the kernel scans it ---------------- */
+
+/*
+ * Why the fast-commit scan stopped: the kernel's ext4_fc_replay_scan()
+ * (fs/ext4/fast_commit.c) called block by block by fc_do_one_pass()
+ * (fs/jbd2/recovery.c).  The *_FAIL ones make the kernel's whole journal
+ * recovery fail (e4_fcscan.fail is set); the others end the fast commits
+ * quietly.
+ */
+enum e4_fc_stop {
+	E4_FC_STOP_NONE = 0,	/* not scanned (no fast commits to look at) */
+	E4_FC_STOP_NO_HEAD,	/* the area's first tag is not HEAD */
+	E4_FC_STOP_HEAD_TID,	/* a HEAD of another tid (older commits) */
+	E4_FC_STOP_BAD_TAG,	/* unknown tag or invalid length, after a
+				 * valid fast commit */
+	E4_FC_STOP_TAIL_TID,	/* a TAIL of another tid, after one */
+	E4_FC_STOP_TAIL_CRC,	/* a TAIL whose crc fails, after one */
+	E4_FC_STOP_NOT_LAST,	/* e4tools: --upto is not the last full
+				 * commit, so no fast commit applies */
+	E4_FC_FAIL_FIRST = 16,
+	E4_FC_FAIL_BAD_TAG = E4_FC_FAIL_FIRST,	/* before any valid fast
+				 * commit: -ECANCELED */
+	E4_FC_FAIL_TAIL,	/* first TAIL bad: -EFSBADCRC */
+	E4_FC_FAIL_FEATURES,	/* HEAD with unknown features: -EOPNOTSUPP */
+	E4_FC_FAIL_AREA_END,	/* ran to the journal's end: jread()
+				 * -EFSCORRUPTED */
+	E4_FC_FAIL_IO,		/* a block could not be read: -EIO */
+	E4_FC_FAIL_REPLAY,	/* e4_fc_replay(): the kernel's replay pass
+				 * fails (ext4_fc_replay_inode: -EFSCORRUPTED) */
+};
+
+/* What e4_fc_replay() did with a tag (e4_fc_tag.fate). */
+enum e4_fc_fate {
+	E4_FC_NOT_REPLAYED = 0,	/* after the last valid TAIL (or no replay) */
+	E4_FC_APPLIED,		/* applied */
+	E4_FC_MARKER,		/* HEAD, PAD, TAIL: nothing to apply */
+	E4_FC_NO_INODE,		/* skipped: ext4_iget() of the inode fails */
+	E4_FC_NO_DIR,		/* skipped: ext4_iget() of the parent fails */
+	E4_FC_NO_ENTRY,		/* UNLINK: no such name (-ENOENT, ignored) */
+	E4_FC_OTHER_INODE,	/* UNLINK: the name is another inode's: entry
+				 * kept, link count dropped (FC_REPLAY rule of
+				 * __ext4_unlink) */
+	E4_FC_EXISTS,		/* LINK/CREAT: the name exists (-EEXIST) */
+	E4_FC_NOT_EXTENT,	/* ADD/DEL_RANGE on a block-mapped inode: the
+				 * kernel's extent calls fail, nothing done */
+	E4_FC_DELETED,		/* UNLINK: last link gone, inode deleted (the
+				 * kernel's iput() evicts it) */
+	E4_FC_GAVE_UP,		/* ADD/DEL_RANGE: an extent operation failed;
+				 * the kernel's tag function returns early */
+};
+
+/* One tag of the fast-commit area (values decoded, little-endian). */
+struct e4_fc_tag {
+	uint16_t	tag;		/* EXT4_FC_TAG_* */
+	uint16_t	len;		/* value bytes */
+	blk64_t		jblk;		/* jblock holding it */
+	uint32_t	off;		/* byte offset of its header in jblk */
+	uint32_t	fc;		/* fast commit it belongs to, from 0 */
+	const unsigned char *val;	/* value bytes (in the scan's copy) */
+	ext2_ino_t	ino;		/* ADD/DEL_RANGE, INODE, dentry tags */
+	ext2_ino_t	parent;		/* CREAT, LINK, UNLINK */
+	const char	*name;		/* dentry tags: not NUL-terminated */
+	unsigned int	namelen;
+	uint32_t	lblk;		/* ADD/DEL_RANGE: fs blocks */
+	uint32_t	count;		/* ADD/DEL_RANGE: fs blocks */
+	blk64_t		pblk;		/* ADD_RANGE */
+	int		unwritten;	/* ADD_RANGE: ee_len > 32768 */
+	uint32_t	tid;		/* HEAD, TAIL */
+	uint32_t	features;	/* HEAD */
+	uint32_t	crc;		/* TAIL: stored */
+	uint32_t	crc_calc;	/* TAIL: computed */
+	int		fate;		/* enum e4_fc_fate (e4_fc_replay()) */
+};
+
+struct e4_fcscan {
+	uint32_t	expected_tid;	/* end_tid of the full-commit scan */
+	blk64_t		first_jblk;	/* the area: [first_jblk, end_jblk) */
+	blk64_t		end_jblk;	/* (kernel j_fc_first, j_fc_last) */
+	unsigned char	*blocks;	/* copies of the blocks read */
+	blk64_t		nread;		/* blocks read from first_jblk */
+	unsigned int	blocksize;	/* bytes */
+	struct e4_fc_tag *tags;		/* tags walked, in order */
+	size_t		ntags;
+	size_t		nreplay;	/* tags[0..nreplay) are replayed (the
+					 * kernel's fc_replay_num_tags) */
+	uint32_t	nfc;		/* fast commits replayed (valid TAILs) */
+	int		stop;		/* enum e4_fc_stop */
+	blk64_t		stop_jblk;	/* where */
+	uint32_t	stop_off;	/* byte offset in stop_jblk */
+	errcode_t	fail;		/* nonzero: the kernel's recovery fails
+					 * (E4_ERR_FC_*) */
+	struct e4_scan_event *events;	/* the stop, kernel rule named */
+	size_t		nevents;
+};
+
+/*
+ * e4_fc_scan() - scan the fast-commit area of journal @j (INCOMPAT_
+ * FAST_COMMIT; jblocks [log end + 1, s_maxlen)) as the kernel's
+ * fc_do_one_pass(PASS_SCAN) and ext4_fc_replay_scan() do, for the fast
+ * commits of @expected_tid (the full-commit scan's end_tid): the first tag
+ * of the area must be HEAD (else no fast commits); each tag's length must
+ * fit the block and ext4_fc_value_len_isvalid() (INODE: 128 ..
+ * s_inode_size bytes of raw inode); HEAD must name no feature and
+ * @expected_tid; a TAIL ends one fast commit when its tid is @expected_tid
+ * and its crc32c (from 0, over every tag since the previous TAIL up to and
+ * including this TAIL's tid) matches.  The scan stops at the first
+ * failing rule: after at least one valid fast commit quietly (the kernel's
+ * JBD2_FC_REPLAY_STOP), before it with the kernel's error (recovery
+ * fails: ->fail).  Reading past s_maxlen fails as the kernel's jread()
+ * does.  *@ret (e4_fcscan_free()) holds every tag walked, which of them
+ * are replayed, and the stop.  Returns 0 or EXT2_ET_NO_MEMORY; io and
+ * format errors land in (*ret)->fail.
+ */
+errcode_t e4_fc_scan(e4_journal_t j, uint32_t expected_tid,
+		     struct e4_fcscan **ret);
+
+/* e4_fcscan_free() - release @fc (NULL is fine). */
+void e4_fcscan_free(struct e4_fcscan *fc);
+
+/* e4_fc_tag_name() - the kernel's tag2str() name ("ADD_RANGE",
+ * "CREAT_DENTRY", "ADD_ENTRY", "DEL_ENTRY", ...), "ERROR" if unknown. */
+const char *e4_fc_tag_name(unsigned int tag);
+/* e4_fc_stop_name() - short name of an enum e4_fc_stop ("tail-crc"). */
+const char *e4_fc_stop_name(int stop);
+/* e4_fc_fate_name() - short name of an enum e4_fc_fate ("applied"). */
+const char *e4_fc_fate_name(int fate);
+
+/*
+ * e4_fc_format_tag() - one line for @t as debugfs logdump prints the
+ * fast-commit area ("tag ADD_RANGE, inode 19, lblk 0, pblk 2082, len 5"),
+ * without newline, into @buf (@len bytes).  Returns @buf.
+ */
+char *e4_fc_format_tag(const struct e4_fc_tag *t, char *buf, size_t len);
+
+/*
+ * e4_fc_inodes() - the distinct inode numbers the replayed tags of @fc
+ * name (ADD/DEL_RANGE, INODE, dentry tags: inode and parent), ascending,
+ * into *@inos (ext2fs_free_mem()), their count in *@n.  Returns 0 or
+ * EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_fc_inodes(const struct e4_fcscan *fc, ext2_ino_t **inos,
+		       size_t *n);
+
+/* ---- fc_replay.c: replaying fast commits with libext2fs ---------------- */
+
+/* What e4_fc_replay() did. */
+struct e4_fc_replay_result {
+	uint32_t	nfc;		/* fast commits replayed */
+	uint64_t	ntags;		/* tags replayed (HEAD/PAD/TAIL too) */
+	uint64_t	applied;	/* tags that changed something */
+	uint64_t	skipped;	/* tags skipped as the kernel skips them */
+	uint64_t	ninodes;	/* inodes the replay recorded as modified */
+	uint64_t	deleted;	/* inodes deleted (last link unlinked) */
+	uint64_t	blocks_set;	/* block bitmap bits set */
+	uint64_t	blocks_cleared;	/* block bitmap bits cleared */
+	uint64_t	allocated;	/* blocks the replay allocated (extent
+					 * tree, directory) */
+};
+
+/*
+ * e4_fc_replay() - apply the replayed tags of @fc (tags[0..nreplay)) to
+ * the file system @fs (open read-write, with EXT2_FLAG_IGNORE_CSUM_ERRORS:
+ * states in the middle of a replay fail their checksums) in log order, as
+ * the kernel's ext4_fc_replay() does (fs/ext4/fast_commit.c):
+ * ADD_RANGE (ext4_fc_replay_add_range(): holes get a new extent, merged
+ * with its leaf neighbours as ext4_ext_insert_extent() does; mapped parts
+ * are cut out and given the tag's pblk and written/unwritten state,
+ * ext4_ext_replay_update_ex(); an old pblk is freed in the bitmap; then
+ * ext4_ext_replay_shrink_inode() merges), DEL_RANGE (ext4_fc_replay_del_
+ * range(): blocks freed, extents removed), CREAT/LINK/UNLINK
+ * (ext4_fc_replay_create/link/unlink(): ext2fs_link()/ext2fs_unlink(), the
+ * kernel's link-count steps, a new directory gets "." and ".." as
+ * ext4_init_new_dir(), an inode losing its last link is deleted as the
+ * kernel's iput() evicts it), INODE (ext4_fc_replay_inode(): the old
+ * blocks freed in the bitmap, the raw inode copied except i_block, the
+ * inode marked used (ext4_mark_inode_used()), i_blocks recomputed from the
+ * extent tree (ext4_ext_replay_set_iblocks())); then, as
+ * ext4_fc_set_bitmaps_and_counters(), every block of every modified inode
+ * marked used.  A tag naming an inode the kernel's ext4_iget() refuses
+ * (bad number, no links, bad i_extra_isize) is skipped as the kernel skips
+ * it.  Bitmap bits change with the group and superblock free counts
+ * adjusted by the bits that really change (ext4_mb_mark_bb()); blocks the
+ * replay allocates avoid the blocks the fast commits map and those an
+ * INODE tag freed (ext4_fc_replay_check_excluded()).  Sets every tag's
+ * fate and *@res; leaves @fs dirty (ext2fs_close() or ext2fs_flush()
+ * writes the bitmaps, group descriptors and superblock).  Only extent-
+ * mapped inodes are changed.
+ * Returns 0, E4_ERR_FC_REPLAY_FAILS (the kernel's replay fails here too:
+ * an INODE tag whose inode ext4_iget() refuses after the copy),
+ * EXT2_ET_RO_FILSYS, libext2fs and io errors.
+ */
+errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
+		       struct e4_fc_replay_result *res);
+
+/* ---- fc_state.c: a state with its fast commits replayed, in memory ----- */
+
+/* A file system state with fast commits replayed on a copy-on-write layer
+ * (nothing written below it); every member owned. */
+struct e4_fc_state {
+	struct e4_cow		*cow;
+	unsigned int		blocksize;	/* bytes: the fs block size */
+	ext2_filsys		fs;	/* the state, open read-write on cow
+					 * (NULL once detached) */
+	struct e4_fc_replay_result res;
+	struct e4_state		*map;	/* e4_fc_state_open_plan(): S_n, */
+	e4_overlay_t		ov;	/* its overlay on fs->io */
+	io_channel		lower;	/* and its channel under cow */
+};
+
+/*
+ * e4_fc_state_open() - open the state on channel @lower (a full-commit
+ * state S_n, read-only: an overlay channel or the image) through a
+ * copy-on-write layer, replay the fast commits of @fc on it
+ * (e4_fc_replay()) and flush it (primary superblock and descriptors only,
+ * as the kernel writes them), so that *@ret's fs reads the result and
+ * e4_fc_state_write() can write the blocks that changed.  @blocksize is
+ * the fs block size.  Returns 0, the errors of e4_cow_create(),
+ * ext2fs_open2(), e4_fc_replay(), EXT2_ET_CORRUPT_SUPERBLOCK (another
+ * block size) or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_fc_state_open(io_channel lower, unsigned int blocksize,
+			   struct e4_fcscan *fc, struct e4_fc_state **ret);
+
+/*
+ * e4_fc_state_open_plan() - e4_fc_state_open() on state S_n of @plan
+ * (its plan->ntx transactions; an overlay stacked on @fs->io, @fs being
+ * the file system of plan->j) with the fast commits of plan->scan->fc
+ * (their tags' fates are set).  The state map, overlay and its channel
+ * belong to *@ret.  Returns 0, EXT2_ET_INVALID_ARGUMENT (no fast commits
+ * to replay), the errors of e4_state_seek(), e4_overlay_create(), the
+ * overlay's open and e4_fc_state_open(), or the first read error of
+ * @fs->io inside the image (e4_overlay_error()).
+ */
+errcode_t e4_fc_state_open_plan(ext2_filsys fs, const struct e4_plan *plan,
+				struct e4_fc_state **ret);
+
+/*
+ * e4_fc_state_detach() - keep only the blocks the replay of @st changed
+ * and its counts (st->res): the fs, the overlay and S_n's map are
+ * released (fs NULL), so the channels below may close; e4_fc_state_write()
+ * still works.  NULL is fine.
+ */
+void e4_fc_state_detach(struct e4_fc_state *st);
+
+/*
+ * e4_fc_state_write() - write every fs block the fast-commit replay of
+ * @st changed to @io (a channel on the file system whose state S_n @st was
+ * opened on, e.g. right after e4_journal_replay() wrote S_n's blocks), in
+ * ascending order, then flush.  Returns 0 or io errors.
+ */
+errcode_t e4_fc_state_write(struct e4_fc_state *st, io_channel io);
+
+/* e4_fc_state_close() - release @st (NULL is fine). */
+void e4_fc_state_close(struct e4_fc_state *st);
+
+/*
+ * e4_journal_recover() - the kernel's whole recovery of @scan into the
+ * file system of @j (both read-write): the full commits
+ * (e4_journal_replay()) and then the fast commits of scan->fc, replayed in
+ * memory on S_n first (e4_fc_state_open_plan()) so that a fast-commit
+ * replay the kernel fails writes nothing (jbd2_journal_recover():
+ * PASS_REPLAY, then the fast-commit replay before the journal is reset).
+ * Returns 0, scan->fail or scan->fc->fail (nothing written),
+ * E4_ERR_FC_REPLAY_FAILS (nothing written), or the errors of
+ * e4_plan_build(), e4_fc_state_open_plan(), e4_plan_replay_fc().
+ */
+errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
+			     struct e4_replay_result *res);
+
+struct e4_replayed;
+
+/*
+ * e4_replayed_fc() - for e4_replayed_open(): replace the read-only state
+ * r->fs (S_n on the overlay r->ov) by S_n with the fast commits of
+ * r->scan->fc replayed (e4_fc_state_open() on an overlay channel, kept in
+ * r->ovl_io and r->fcst).  Returns 0 or the errors of e4_fc_state_open().
+ */
+errcode_t e4_replayed_fc(struct e4_replayed *r);
 
 #endif /* E4_H */

@@ -293,7 +293,19 @@ static int ino_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static errcode_t add_touched(struct ctx *c, ext2_ino_t ino)
+/* Sort c->touched and drop its duplicates. */
+void ord_sort_touched(struct ctx *c)
+{
+	size_t i, n;
+
+	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
+	for (i = 0, n = 0; i < c->ntouched; i++)
+		if (!n || c->touched[n - 1] != c->touched[i])
+			c->touched[n++] = c->touched[i];
+	c->ntouched = n;
+}
+
+errcode_t ord_add_touched(struct ctx *c, ext2_ino_t ino)
 {
 	errcode_t retval;
 
@@ -326,10 +338,10 @@ static errcode_t note_reuse(struct ctx *c, struct e4_order_tx *tx,
 }
 
 /* Process one touched inode of Tk.  Identity is (ino, i_generation). */
-static errcode_t do_inode(struct ctx *c, struct state *prev,
-			  struct state *cur, struct e4_order_tx *tx,
-			  ext2_ino_t ino, struct imap *a, struct imap *p,
-			  blk64_t *cand, size_t ncand, int *explained)
+errcode_t ord_do_inode(struct ctx *c, struct state *prev,
+		       struct state *cur, struct e4_order_tx *tx,
+		       ext2_ino_t ino, struct imap *a, struct imap *p,
+		       blk64_t *cand, size_t ncand, int *explained)
 {
 	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
 	int regular, exempt, metadata;
@@ -426,7 +438,7 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 			hit = in_sorted(left, nleft, a->tree[i]);
 		if (!hit)
 			continue;
-		retval = do_inode(c, prev, cur, tx, ino, a, p, left, nleft,
+		retval = ord_do_inode(c, prev, cur, tx, ino, a, p, left, nleft,
 				  expl);
 		if (retval)
 			break;
@@ -471,7 +483,7 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		if (first) {
 			for (x = 0; x < ipb && !retval; x++)
 				if (first + x <= cur->fs->super->s_inodes_count)
-					retval = add_touched(c, first + x);
+					retval = ord_add_touched(c, first + x);
 			continue;
 		}
 		if (!ord_is_meta(c, b))
@@ -484,16 +496,12 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 		if (!nleft || cand[nleft - 1] != cand[i])
 			cand[nleft++] = cand[i];
 	ncand = nleft;
-	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
-	for (i = 0, nleft = 0; i < c->ntouched; i++)
-		if (!nleft || c->touched[nleft - 1] != c->touched[i])
-			c->touched[nleft++] = c->touched[i];
-	c->ntouched = nleft;
+	ord_sort_touched(c);
 	retval = ext2fs_get_memzero((ncand + 1) * sizeof(int), &expl);
 	if (retval)
 		goto out;
 	for (i = 0; i < c->ntouched && !retval; i++)
-		retval = do_inode(c, prev, cur, tx, c->touched[i], &a, &p,
+		retval = ord_do_inode(c, prev, cur, tx, c->touched[i], &a, &p,
 				  cand, ncand, expl);
 	if (retval)
 		goto out;
@@ -573,6 +581,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	size_t n, k;
 	errcode_t retval;
 	unsigned int defm;
+	int fc_check;
 
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
@@ -610,11 +619,13 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		}
 	}
 	rep->journal_corrupt = scan->corrupt;
-	if (j->jsb.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
-		rep->fc_blocks = e4_jsb_fc_blocks(j->sb);
-		ord_warn(rep, "fast-commit area (%u blocks, %u holding tags) not "
-		     "checked", rep->fc_blocks, scan->fc_blocks_used);
-	}
+	/* fast commits (fc.c): checked after T_n when T_n is the last */
+	fc_check = scan->fc && scan->fc->nreplay && !scan->fail &&
+		n == plan->ntx && !scan->fc->fail;
+	if (scan->fc && scan->fc->fail)
+		ord_warn(rep, "the kernel's recovery fails in the fast-commit "
+		     "area (%s): its fast commits are not checked",
+				 error_message(scan->fc->fail));
 	if (scan->fail)
 		ord_warn(rep, "the kernel's recovery of this journal fails (%s): "
 		     "it replays nothing", error_message(scan->fail));
@@ -644,7 +655,11 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 
 	rep->log_from_start = scan->start_tid <= 2 &&
 		scan->start_jblk == scan->log_first;
-	rep->kernel_refuses = scan->fail != 0;
+	/* a failing fast-commit scan fails the whole recovery before
+	 * PASS_REPLAY (fs/jbd2/recovery.c do_one_pass(): fc_do_one_pass()
+	 * in PASS_SCAN) */
+	rep->kernel_refuses = scan->fail != 0 ||
+		(scan->fc && scan->fc->fail);
 	rep->upto = opts->has_upto && n < plan->ntx;
 	retval = build_meta(&c);
 	if (!retval)
@@ -653,8 +668,9 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		retval = ord_build_flog(&c);
 	if (retval)
 		goto out;
-	if (n) {
-		retval = ext2fs_get_array(n, sizeof(*rep->tx), &rep->tx);
+	if (n + fc_check) {
+		retval = ext2fs_get_array(n + fc_check, sizeof(*rep->tx),
+					  &rep->tx);
 		if (retval)
 			goto out;
 	}
@@ -704,6 +720,11 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		tmp = prev;
 		prev = cur;
 		cur = tmp;
+	}
+	if (fc_check) {
+		retval = ord_check_fc(&c, prev);
+		if (retval)
+			goto out;
 	}
 	if (rep->data_mode == E4_DATA_AUTO)
 		rep->data_mode = c.data_journaled ? E4_DATA_JOURNAL :

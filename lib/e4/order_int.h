@@ -1,7 +1,8 @@
 /*
  * order_int.h --- what the files of the ordering check share (order.c,
- * order_map.c, order_evid.c, order_report.c): the check's context, the
- * per-state structures and the functions one file calls in another.
+ * order_map.c, order_evid.c, order_report.c, order_fc.c): the check's
+ * context, the per-state structures and the functions one file calls in
+ * another.
  * Private to libe4.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
@@ -139,6 +140,16 @@ int ord_block_used(struct state *st, blk64_t b);
 int ord_inode_used(struct state *st, ext2_ino_t ino);
 /* 1 if the check looks at inode @ino's mappings (e4_inode_kind()). */
 int ord_ino_checked(ext2_filsys fs, ext2_ino_t ino);
+/* Add @ino to c->touched; ord_sort_touched() sorts it, duplicates gone. */
+errcode_t ord_add_touched(struct ctx *c, ext2_ino_t ino);
+void ord_sort_touched(struct ctx *c);
+/* Diff touched inode @ino between @prev and @cur for @tx (its tree blocks
+ * found in the sorted @cand[@ncand] marked in @explained; NULL, 0, NULL:
+ * none). */
+errcode_t ord_do_inode(struct ctx *c, struct state *prev,
+		       struct state *cur, struct e4_order_tx *tx,
+		       ext2_ino_t ino, struct imap *a, struct imap *p,
+		       blk64_t *cand, size_t ncand, int *explained);
 
 /* ---- order_map.c: mappings and their diffs ------------------------------ */
 
@@ -183,6 +194,12 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 int ord_detect_stamp(struct ctx *c, struct state *st);
 /* The stamp check of S_n (@st) outside the journal window. */
 errcode_t ord_check_outside(struct ctx *c, struct state *st);
+
+/* ---- order_fc.c: the fast commits as the step S_n -> S_fc ------------- */
+
+/* Check the fast commits of c->scan->fc after S_n (@prev) into the next
+ * c->rep->tx entry (fast_commit set). */
+errcode_t ord_check_fc(struct ctx *c, struct state *prev);
 
 /* ---- order_report.c: findings and the report ---------------------------- */
 

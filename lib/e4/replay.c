@@ -275,6 +275,13 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_plan_replay(const struct e4_plan *p,
 			 struct e4_replay_result *res)
 {
+	return e4_plan_replay_fc(p, NULL, res);
+}
+
+errcode_t e4_plan_replay_fc(const struct e4_plan *p,
+			    struct e4_fc_state *fcst,
+			    struct e4_replay_result *res)
+{
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
 	unsigned char sbuf[SUPERBLOCK_SIZE];
@@ -288,10 +295,12 @@ errcode_t e4_plan_replay(const struct e4_plan *p,
 	if (p->scan->fail)
 		return p->scan->fail;
 
-	/* 1. the blocks, flushed */
+	/* 1. the blocks, flushed; then the fast commits' (fc_state.c) */
 	retval = write_blocks(p, res);
 	if (!retval)
 		retval = io_channel_flush(fs->io);
+	if (!retval && fcst)
+		retval = e4_fc_state_write(fcst, fs->io);
 	if (retval)
 		goto out;
 

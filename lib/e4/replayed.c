@@ -38,8 +38,8 @@ errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
 		if (retval)
 			goto fail;
 		retval = r->scan->fail;
-		if (!retval && r->scan->fc_live)
-			retval = E4_ERR_FAST_COMMIT;
+		if (!retval && r->scan->fc)
+			retval = r->scan->fc->fail;
 		if (!retval)
 			retval = e4_plan_build(r->j, r->scan, &r->plan);
 		if (!retval)
@@ -57,6 +57,8 @@ errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
 		retval = e4_overlay_open_fs(r->ov, 0, &r->fs);
 	if (!retval && r->fs->blocksize != fs->blocksize)
 		retval = EXT2_ET_CORRUPT_SUPERBLOCK;
+	if (!retval && r->scan && r->scan->fc && r->scan->fc->nreplay)
+		retval = e4_replayed_fc(r);	/* fc_state.c */
 	if (!retval)
 		return 0;
 fail:
@@ -66,8 +68,12 @@ fail:
 
 void e4_replayed_close(struct e4_replayed *r)
 {
-	if (r->fs)
+	if (r->fcst)
+		e4_fc_state_close(r->fcst);
+	else if (r->fs)
 		ext2fs_close_free(&r->fs);
+	if (r->ovl_io)
+		io_channel_close(r->ovl_io);
 	e4_overlay_free(r->ov);
 	e4_state_free(&r->st);
 	e4_plan_free(r->plan);

@@ -499,6 +499,41 @@ static void finish(struct e4_jscan *s)
 		s->corrupt = 1;
 }
 
+/*
+ * The fast-commit area for the scan's end_tid (fc.c; the kernel runs
+ * fc_do_one_pass() at the end of PASS_SCAN).  With an upto tid the fast
+ * commits apply only when that tid is the last full commit: a full scan
+ * tells.
+ */
+static errcode_t fc_scan(e4_journal_t j, int flags, struct e4_jscan *s)
+{
+	struct e4_jscan *full = NULL;
+	errcode_t retval;
+
+	if (!(j->jsb.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) ||
+	    s->fail || s->stop == E4_SCAN_EMPTY)
+		return 0;
+	if (!(flags & E4_SCANF_UPTO) || s->stop != E4_SCAN_UPTO)
+		return e4_fc_scan(j, s->end_tid, &s->fc);
+	retval = e4_journal_scan(j, flags & ~E4_SCANF_UPTO, 0, &full);
+	if (retval)
+		return retval;
+	if (!full->fail && full->end_tid == s->end_tid) {
+		s->fc = full->fc;
+		full->fc = NULL;
+	} else {
+		retval = ext2fs_get_memzero(sizeof(*s->fc), &s->fc);
+		if (!retval) {
+			s->fc->expected_tid = s->end_tid;
+			s->fc->stop = E4_FC_STOP_NOT_LAST;
+			s->fc->first_jblk = s->fc->end_jblk =
+				e4_jsb_log_end(j->sb) + 1;
+		}
+	}
+	e4_jscan_free(full);
+	return retval;
+}
+
 errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 			  struct e4_jscan **ret)
 {
@@ -574,6 +609,7 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	}
 	finish(s);
 	scan_fc(&sc);
+	retval = fc_scan(j, flags, s);
 out:
 	ext2fs_free_mem(&sc.r.buf);
 	ext2fs_free_mem(&sc.dtags);
@@ -598,6 +634,7 @@ void e4_jscan_free(struct e4_jscan *s)
 	}
 	ext2fs_free_mem(&s->trans);
 	ext2fs_free_mem(&s->events);
+	e4_fcscan_free(s->fc);
 	ext2fs_free_mem(&s);
 }
 

@@ -35,6 +35,10 @@ struct e4s_replay {
 	int			rc;		/* exit status so far */
 	int			plan;		/* 0 nothing to do, 1 replay
 						 * (-n: plan only) */
+	struct e4_fc_state	*fcst;		/* replay_fc.c: the fast
+						 * commits replayed in memory
+						 * (detached: changed blocks) */
+	int			fc_dropped;	/* --ignore-fast-commit */
 };
 
 /*
@@ -61,14 +65,16 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
  * e4s_replay_decide() - from @scan alone (of the journal of @fs, before
  * anything is written), decide what the replay does: refuse a journal the
  * kernel's recovery fails on, an --upto tid not in the log (usage, 16),
- * live fast commits (unless --ignore-fast-commit), a log with
+ * fast commits the kernel's recovery fails on (unless
+ * --ignore-fast-commit; the fast commits are replayed in memory here,
+ * e4s_fc_prepare() with @plan, the plan of @scan over @fs), a log with
  * needs_recovery clear (unless --replay-anyway: exit 4, nothing written),
  * or nothing to do (clean).  Prints the refusal's one line; fills @run
  * (run->rc, run->refused, run->plan).
  */
 void e4s_replay_decide(const char *prog, const struct e4s_req *r,
-		       ext2_filsys fs, struct e4_jscan *scan,
-		       struct e4s_replay *run);
+		       ext2_filsys fs, const struct e4_plan *plan,
+		       struct e4_jscan *scan, struct e4s_replay *run);
 
 /*
  * e4s_replay_run() - carry out what e4s_replay_decide() decided with
@@ -80,6 +86,28 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *r,
  */
 int e4s_replay_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run);
+
+/* replay_fc.c: the fast-commit part of e4s_replay_decide() / _run(). */
+
+/*
+ * e4s_fc_prepare() - from e4s_replay_decide(): refuse (run->refused,
+ * returns the exit bits) what the kernel refuses in the fast-commit area,
+ * announce on stderr what --ignore-fast-commit drops, or replay the fast
+ * commits in memory on S_n of @plan over @fs (run->fcst, detached: only
+ * the blocks to write), before anything is written.  Returns 0 or
+ * E4R_EXIT_* bits.
+ */
+int e4s_fc_prepare(const char *prog, const struct e4s_req *o,
+		   ext2_filsys fs, const struct e4_plan *plan,
+		   struct e4s_replay *run);
+/* e4s_fc_cleanup() - release run->fcst. */
+void e4s_fc_cleanup(struct e4s_replay *run);
+/* e4s_fc_print_text() / _json() - the fast-commit part of the report. */
+void e4s_fc_print_text(const struct e4s_req *o,
+		       const struct e4s_replay *run);
+struct e4s_json;
+void e4s_fc_print_json(struct e4s_json *js, const struct e4s_req *o,
+		       const struct e4s_replay *run);
 
 /* replay_order.c */
 

@@ -165,7 +165,10 @@ void e4s_order_print_text(const char *image,
 		const struct e4_order_tx *t = &rep->tx[i];
 		char tb[32];
 
-		fmt_time(t->commit_sec, tb, sizeof(tb));
+		if (t->fast_commit)
+			snprintf(tb, sizeof(tb), "(fast commits)");
+		else
+			fmt_time(t->commit_sec, tb, sizeof(tb));
 		printf("%10u %-19s %7llu %7llu %7llu %7llu %9llu %7llu %7llu "
 		       "%11llu%s\n", t->tid, tb,
 		       (unsigned long long)t->jblocks,
@@ -303,6 +306,7 @@ void e4s_order_print_json(const char *image,
 		e4s_json_u64(&js, "ahead", t->ahead);
 		e4s_json_u64(&js, "violations", t->violations);
 		e4s_json_bool(&js, "unreadable", t->unreadable);
+		e4s_json_bool(&js, "fast_commit", t->fast_commit);
 		e4s_json_obj_end(&js);
 	}
 	e4s_json_arr_end(&js);

@@ -114,10 +114,7 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       s->trans[s->ncommitted - 1].tid);
 	printf(", end tid %" PRIu32 "%s\n", s->end_tid,
 	       s->corrupt ? ", journal corrupt" : "");
-	if (s->fc_blocks_used || s->fc_live)
-		printf("fast commit: %" PRIu32 " blocks hold tags, %s\n",
-		       s->fc_blocks_used, s->fc_live ?
-		       "live (HEAD tid matches end tid)" : "stale");
+	e4s_fc_print_text(o, run);	/* replay_fc.c */
 	if (run->refused) {
 		printf("not replayed: %s\n", run->refused);
 		return;
@@ -227,6 +224,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	}
 	e4s_json_arr_end(&js);
 	e4s_json_obj_end(&js);
+	e4s_fc_print_json(&js, o, run);	/* replay_fc.c */
 	e4s_json_obj_begin(&js, "replay");
 	e4s_json_str(&js, "refused", run->refused ? run->refused : "");
 	e4s_json_u64(&js, "tags", r->ntags);
@@ -309,9 +307,11 @@ size_t e4s_block_history(const struct e4_jscan *scan, blk64_t fsblk)
 }
 
 void e4s_replay_decide(const char *prog, const struct e4s_req *o,
-		       ext2_filsys fs, struct e4_jscan *s,
-		       struct e4s_replay *run)
+		       ext2_filsys fs, const struct e4_plan *plan,
+		       struct e4_jscan *s, struct e4s_replay *run)
 {
+	int fc_rc;
+
 	run->scan = s;
 	run->needs_recovery = e4s_needs_recovery(fs);
 	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
@@ -328,14 +328,9 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
 		run->rc = E4R_EXIT_USAGE;
-	} else if (s->fc_live && !o->ignore_fc) {
+	} else if ((fc_rc = e4s_fc_prepare(prog, o, fs, plan, run))) {
 		/* -n reports the refusal the real run makes. */
-		com_err(prog, E4_ERR_FAST_COMMIT, "in %s: %u fast-commit "
-			"blocks hold tags (use --ignore-fast-commit to "
-			"replay the full commits only)", o->device,
-			s->fc_blocks_used);
-		run->refused = "live fast commits";
-		run->rc = E4R_EXIT_ERROR;
+		run->rc |= fc_rc;
 	} else if (s->start_jblk && !run->needs_recovery &&
 		   !o->replay_anyway) {
 		/*
@@ -370,7 +365,7 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		if (run->plan == 2)
 			rc |= E4R_EXIT_REPLAYED;
 	} else if (run->plan == 2) {
-		retval = e4_plan_replay(plan, &run->res);
+		retval = e4_plan_replay_fc(plan, run->fcst, &run->res);
 		if (!retval) {
 			run->replayed = 1;
 			rc |= E4R_EXIT_REPLAYED;
@@ -391,5 +386,6 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		print_json(o, j, run, rc);
 	else
 		print_text(o, fs, j, run);
+	e4s_fc_cleanup(run);
 	return rc;
 }

@@ -293,7 +293,8 @@ static int recover(const char *prog, const struct e4s_req *o,
 	if (!retval) {
 		printf("%s: recovering the journal of %s: %zu transactions\n",
 		       prog, o->device, scan->ncommitted);
-		retval = e4_journal_replay(j, scan, &rr);
+		/* fast commits too (fc_state.c) */
+		retval = e4_journal_recover(j, scan, &rr);
 	}
 	if (!retval)
 		retval = e4_fs_reload(fs);

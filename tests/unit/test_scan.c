@@ -364,11 +364,24 @@ static void test_scan_wrap_fc(void **state)
 	pos = 53;
 	jb_trans(&jb, &pos, 20, a, 4, 50, 0);
 	jb_trans(&jb, &pos, 21, b, 1, 51, 0);
-	/* A fast-commit HEAD (little-endian TLV: tag, len, features, tid)
-	 * for tid 22 at log_end + 1. */
+	/* A fast commit (little-endian TLVs: tag, len, value) at log_end +
+	 * 1: HEAD (features 0, tid 22), then TAIL (tid 22, crc32c from 0
+	 * over the HEAD and the TAIL's header and tid), padded to the end. */
 	blk(&jb, 57)[0] = EXT4_FC_TAG_HEAD;
 	blk(&jb, 57)[2] = 8;
 	blk(&jb, 57)[8] = 22;
+	blk(&jb, 57)[12] = EXT4_FC_TAG_TAIL;
+	blk(&jb, 57)[14] = (BS - 16) & 0xff;
+	blk(&jb, 57)[15] = (BS - 16) >> 8;
+	blk(&jb, 57)[16] = 22;
+	{
+		uint32_t crc = e4_crc32c(0, blk(&jb, 57), 20);
+
+		blk(&jb, 57)[20] = crc & 0xff;
+		blk(&jb, 57)[21] = (crc >> 8) & 0xff;
+		blk(&jb, 57)[22] = (crc >> 16) & 0xff;
+		blk(&jb, 57)[23] = crc >> 24;
+	}
 	s = jb_scan(&jb, 0, 0);
 	assert_int_equal(s->fail, 0);
 	assert_int_equal(s->log_end, 56);
@@ -385,6 +398,20 @@ static void test_scan_wrap_fc(void **state)
 	assert_int_equal(s->stop_jblk, 7);
 	assert_int_equal(s->fc_blocks_used, 1);
 	assert_int_equal(s->fc_live, 1);
+	assert_non_null(s->fc);
+	assert_int_equal(s->fc->fail, 0);
+	assert_int_equal(s->fc->nfc, 1);
+	assert_int_equal(s->fc->nreplay, 2);
+	assert_int_equal(s->fc->first_jblk, 57);
+	e4_jscan_free(s);
+
+	/* The HEAD alone: no valid TAIL before a zero tag, the kernel's
+	 * recovery fails (ext4_fc_replay_scan(): -ECANCELED). */
+	memset(blk(&jb, 57) + 12, 0, 12);
+	s = jb_scan(&jb, 0, 0);
+	assert_int_equal(s->fail, 0);
+	assert_int_equal(s->fc->fail, E4_ERR_FC_BAD_TAG);
+	assert_int_equal(s->fc->nreplay, 0);
 	e4_jscan_free(s);
 }
 
