@@ -428,24 +428,6 @@ int ord_detect_stamp(struct ctx *c, struct state *st)
 	return 0;
 }
 
-/*
- * 1 when reading inode @ino's mapping in @st went through a block of
- * unknown content (its inode-table block, or an extent-tree or indirect
- * block @m met before failing): ord_is_unknown().
- */
-static int ord_map_unknown(struct ctx *c, struct state *st, ext2_ino_t ino,
-			   const struct imap *m)
-{
-	size_t i;
-
-	if (ord_is_unknown(c, st, ord_itable_block_of(st->fs, ino)))
-		return 1;
-	for (i = 0; i < m->ntree; i++)
-		if (ord_is_unknown(c, st, m->tree[i]))
-			return 1;
-	return 0;
-}
-
 errcode_t ord_check_outside(struct ctx *c, struct state *st)
 {
 	ext2_filsys fs = st->fs;
@@ -492,16 +474,6 @@ errcode_t ord_check_outside(struct ctx *c, struct state *st)
 		if (err == EXT2_ET_NO_MEMORY) {
 			retval = err;
 			break;
-		}
-		if (err && ord_map_unknown(c, st, ino, &m)) {
-			/* With --upto, S_N may read this inode through a
-			 * block only a later tid supplies (its home copy is
-			 * ahead or behind): not judged there, as the
-			 * per-transaction check defers such reads; S_n has
-			 * no unknown blocks, so the fail-closed rule below
-			 * still holds for the replayed state. */
-			err = 0;
-			continue;
 		}
 		if (err) {
 			retval = ord_unchecked(c->rep, 0, ino, err, "mapping "
