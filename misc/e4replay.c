@@ -27,6 +27,7 @@
 #include "replay.h"
 #include "stats.h"
 #include "target.h"
+#include "wlog.h"
 
 static const char *prog = "e4replay";
 
@@ -41,6 +42,12 @@ static const char usage_text[] =
 	"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n"
 	"       %1$s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
 	"[-j JOURNAL_DEV] IMAGE\n"
+	"       %1$s --write-log=LOG --list [--json] [--marks] BASE\n"
+	"       %1$s --write-log=LOG --at=ENTRY|MARK [-n | -o OUTPUT] "
+	"[-v] [--json] BASE\n"
+	"       %1$s --write-log=LOG --check-order "
+	"[--data-mode=auto|ordered|journal|writeback]\n"
+	"\t[--marks] [-v] [--json] BASE\n"
 	"       %1$s -V | --version | -h | --help\n";
 
 static void usage(void)
@@ -401,7 +408,8 @@ int main(int argc, char **argv)
 		E4S_O_JOURNAL_OUTPUT, E4S_O_IGNORE_FC, E4S_O_REPLAY_ANYWAY,
 		E4S_O_CHECK_ORDER, E4S_O_REPLAY, E4S_O_DATA_MODE,
 		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS,
-		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL, 0
+		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
+		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS, 0
 	};
 	struct e4s_req o;
 	int first;
@@ -416,6 +424,13 @@ int main(int argc, char **argv)
 	    (o.output && o.replay_in_place))
 		usage();
 	o.device = argv[first];
+	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
+		return e4s_wlog_run(prog, &o);
+	if (o.wlog_list || o.wlog_at || o.wlog_marks) {
+		fprintf(stderr, "%s: --list, --at and --marks go with "
+			"--write-log\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
 	if (o.stats || o.plot || o.stats_all)
 		return stats_mode(&o);
 	if (!o.check_order && (o.replay_in_place || o.order_opt_set)) {

@@ -1346,6 +1346,11 @@ struct e4_order_opts {
 	int		list_mappings;	/* also report every new
 					 * initialized mapping as an
 					 * E4_ORD_MAPPING finding */
+	int		image_is_s0;	/* the image is exactly the state
+					 * before the window's first
+					 * transaction (wlog_check.c builds
+					 * it so): its home copies are S_0's,
+					 * as with log_from_start */
 };
 
 /*
@@ -2265,5 +2270,6 @@ errcode_t e4_journal_scan_old(e4_journal_t j, const struct e4_jscan *s,
 
 /* e4_jscan_old_free() - release @o (NULL is fine). */
 void e4_jscan_old_free(struct e4_jscan_old *o);
+#include "e4_wlog.h"
 
 #endif /* E4_H */

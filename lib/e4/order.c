@@ -719,8 +719,8 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	c.mode_explicit = rep->data_mode == E4_DATA_ORDERED ||
 		rep->data_mode == E4_DATA_WRITEBACK;
 
-	rep->log_from_start = scan->start_tid <= 2 &&
-		scan->start_jblk == scan->log_first;
+	rep->log_from_start = opts->image_is_s0 ||
+		(scan->start_tid <= 2 && scan->start_jblk == scan->log_first);
 	/* a failing fast-commit scan fails the whole recovery before
 	 * PASS_REPLAY (fs/jbd2/recovery.c do_one_pass(): fc_do_one_pass()
 	 * in PASS_SCAN) */

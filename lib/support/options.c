@@ -61,6 +61,10 @@ static const struct optdef optdefs[] = {
 	{ 'b', 'b', NULL, required_argument },
 	{ 'i', 'i', NULL, required_argument },
 	{ 'S', 'S', NULL, no_argument },
+	{ E4S_O_WRITE_LOG, 0, "write-log", required_argument },
+	{ E4S_O_LIST, 0, "list", no_argument },
+	{ E4S_O_AT, 0, "at", required_argument },
+	{ E4S_O_MARKS, 0, "marks", no_argument },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -235,6 +239,10 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 			r->ld_inode = (ext2_ino_t)n;
 		break;
 	}
+	case E4S_O_WRITE_LOG: r->write_log = optarg; break;
+	case E4S_O_LIST: r->wlog_list = 1; break;
+	case E4S_O_AT: r->wlog_at = optarg; break;
+	case E4S_O_MARKS: r->wlog_marks = 1; break;
 	default:
 		return E4S_GETOPT_USAGE;
 	}

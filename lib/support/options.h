@@ -59,6 +59,11 @@ struct e4s_req {
 	int		stats;		/* --stats */
 	const char	*plot;		/* --plot FILE.svg|FILE.png */
 	int		stats_all;	/* --all: older transactions too */
+	/* e4replay: a block write log (lib/support/replay_wlog.c) */
+	const char	*write_log;	/* --write-log LOG */
+	int		wlog_list;	/* --list */
+	const char	*wlog_at;	/* --at ENTRY|MARK */
+	int		wlog_marks;	/* --marks */
 
 	/* e4tune: journal superblock */
 	int		list;			/* -l */
@@ -116,6 +121,10 @@ enum e4s_optid {
 	E4S_O_STATS,		/* --stats */
 	E4S_O_PLOT,		/* --plot FILE.svg|FILE.png */
 	E4S_O_ALL,		/* --all */
+	E4S_O_WRITE_LOG,	/* --write-log LOG */
+	E4S_O_LIST,		/* --list */
+	E4S_O_AT,		/* --at ENTRY|MARK */
+	E4S_O_MARKS,		/* --marks */
 };
 /* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT; and
  * e4debug logdump's (debugfs's): -a (every tag), -b BLOCK, -i INODE, -S. */
