@@ -333,7 +333,8 @@ struct e4_wlog_report {
 	size_t		ntxns;
 	struct e4_wlog_finding *f;	/* by point, then tid, inode, lblk */
 	size_t		nf;
-	uint64_t	violations;	/* violation findings (runs) */
+	uint64_t	violations;	/* violation findings (runs; not
+					 * the unrecoverable points) */
 	uint64_t	violation_blocks;
 	uint64_t	notes;		/* permitted findings */
 	uint64_t	unrecoverable;	/* points whose recovery fails */

@@ -343,6 +343,8 @@ static errcode_t add_finding(struct ctx *c, const struct e4_wlog_finding *f)
 	if (retval)
 		return retval;
 	rep->f[rep->nf++] = *f;
+	if (f->kind == E4_WLOG_UNRECOVERABLE)
+		return 0;	/* counted in rep->unrecoverable */
 	if (f->permitted)
 		rep->notes++;
 	else
@@ -1148,8 +1150,9 @@ errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 		for (i = 0; i < rep->nf; i++) {
 			struct e4_wlog_finding *f = &rep->f[i];
 
-			if (f->kind != E4_WLOG_UNRECOVERABLE)
-				f->permitted = 1;
+			if (f->kind == E4_WLOG_UNRECOVERABLE)
+				continue;
+			f->permitted = 1;
 			if (f->permitted) {
 				rep->notes++;
 			} else {

@@ -671,7 +671,10 @@ static int run_check(const char *prog, const struct e4s_req *r,
 			in->log_path, in->base_path);
 		return E4R_EXIT_ERROR;
 	}
-	rc = (rep->violations || rep->unrecoverable) ? E4R_EXIT_CORRUPT : 0;
+	/* As --check-order's: violations 64, a journal the kernel would
+	 * refuse at a point 4 (corruption found). */
+	rc = (rep->violations ? E4R_EXIT_VIOLATION : 0) |
+		(rep->unrecoverable ? E4R_EXIT_CORRUPT : 0);
 	if (rep->nunchecked)	/* fail closed: a partial report */
 		rc |= E4R_EXIT_ERROR;
 	if (r->json)

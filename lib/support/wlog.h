@@ -16,8 +16,9 @@
  * --check-order (--data-mode, --marks), text or --json, -v: refuses
  * option combinations that do not go together (one line, 16), opens LOG
  * and BASE read-only (one line naming the file and the problem, 8), and
- * prints the report.  Returns the exit status (E4R_EXIT_*; see
- * e4replay(8), WRITE LOGS).
+ * prints the report.  Returns the exit status (E4R_EXIT_*: violations
+ * E4R_EXIT_VIOLATION, an unrecoverable point E4R_EXIT_CORRUPT, an
+ * incomplete check E4R_EXIT_ERROR; see e4replay(8), WRITE LOGS).
  */
 int e4s_wlog_run(const char *prog, const struct e4s_req *r);
 
