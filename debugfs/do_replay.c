@@ -16,6 +16,7 @@
 #include "e4debug.h"
 #include "open.h"
 #include "replay.h"
+#include "tune.h"
 
 /* Exported by libext2fs (lib/ext2fs/atexit.c), declared only in its
  * private ext2fsP.h. */
@@ -79,7 +80,10 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 		goto out;
 	}
 	rc = e4s_replay_scan(cmd, r, j, &scan, &plan);
-	if (!rc) {
+	if (!rc && r->ld_block_set) {
+		/* logdump -b / -i: one block's history, nothing replayed. */
+		e4s_block_history(scan, r->ld_block);
+	} else if (!rc) {
 		e4s_replay_decide(cmd, r, st->fs, plan, scan, &run);
 		rc = e4s_replay_run(cmd, r, st->fs, plan, &run);
 	}
@@ -103,15 +107,52 @@ out:
 void do_logdump(int argc, char **argv, int sci_idx, void *infop)
 {
 	static const int accept[] = { 'v', E4S_O_JSON, E4S_O_UPTO,
-				      E4S_O_REPLAY_ANYWAY, 0 };
+				      E4S_O_REPLAY_ANYWAY, 'a', 'b', 'i',
+				      'S', 0 };
+	static const e4s_tune_lister jsb[] = { e4s_tune_journal_list };
 	struct e4debug *st = E4DEBUG(infop);
 	struct e4s_req r;
 
 	(void)sci_idx;
-	if (e4debug_parse(st, argc, argv, accept, 0, 0, "[-v] [--json] "
-			  "[--upto TID] [--replay-anyway]", &r) < 0 ||
+	if (e4debug_parse(st, argc, argv, accept, 0, 0, "[-a] [-v] [-S] "
+			  "[-b BLOCK | -i INODE] [--json] [--upto TID] "
+			  "[--replay-anyway]", &r) < 0 ||
 	    e4debug_check_fs_open(st, argv[0]))
 		return;
+	if (r.json && (r.ld_super || r.ld_block_set)) {
+		fprintf(stderr, "%s: -S, -b and -i print text (jsb --json "
+			"gives the superblock as JSON)\n", argv[0]);
+		st->exit_status = 1;
+		return;
+	}
+	if (r.ld_inode) {
+		/* debugfs: the inode table block holding the inode. */
+		ext2_filsys fs = st->fs;
+		uint64_t off;
+		dgrp_t g;
+
+		if (r.ld_inode > fs->super->s_inodes_count) {
+			fprintf(stderr, "%s: -i %u: no such inode (the fs has "
+				"%u)\n", argv[0], r.ld_inode,
+				fs->super->s_inodes_count);
+			st->exit_status = 1;
+			return;
+		}
+		g = (r.ld_inode - 1) / fs->super->s_inodes_per_group;
+		off = (uint64_t)((r.ld_inode - 1) %
+				 fs->super->s_inodes_per_group) *
+			EXT2_INODE_SIZE(fs->super);
+		r.ld_block = ext2fs_inode_table_loc(fs, g) +
+			off / fs->blocksize;
+		printf("inode %u is at offset %llu of fs block %llu (group "
+		       "%u's inode table)\n", r.ld_inode,
+		       (unsigned long long)(off % fs->blocksize),
+		       (unsigned long long)r.ld_block, g);
+	}
+	if (r.ld_super && e4s_tune_list(argv[0], &r, st->fs, jsb, 1)) {
+		st->exit_status = 1;
+		return;
+	}
 	r.dry_run = 1;
 	if (run(st, argv[0], &r, 0) & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))
 		st->exit_status = 1;

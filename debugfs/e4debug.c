@@ -62,6 +62,11 @@ int e4debug_parse(struct e4debug *st, int argc, char **argv,
 {
 	int first;
 
+	if (argc == 2 && (!strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "--help"))) {
+		printf("Usage: %s %s\n", argv[0], usage);
+		return -1;	/* asked for: not an error */
+	}
 	e4s_req_init(r);
 	r->device = st->device;
 	r->journal_dev = st->journal_dev;
@@ -351,10 +356,15 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 	return 0;
 }
 
+static const char usage_text[] =
+	"Usage: %1$s [-w] [-c] [-j journal_dev] [-z undo_file]\n"
+	"\t[-R request] [-f cmd_file] [device]\n"
+	"       %1$s -V | --version | -h | --help\n"
+	"Requests: %1$s -R lr lists them; \"help\" in the shell.\n";
+
 static void usage(void)
 {
-	fprintf(stderr, "Usage: e4debug [-w] [-c] [-j journal_dev] "
-		"[-z undo_file]\n\t[-R request] [-f cmd_file] [device]\n");
+	e4s_usage(stderr, "e4debug", usage_text);
 	exit(1);
 }
 
@@ -368,10 +378,24 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
-	while ((c = getopt(argc, argv, "wcj:z:R:f:")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+
+	argv[0] = "e4debug";	/* getopt's messages name the tool */
+	while ((c = getopt_long(argc, argv, "wcj:z:R:f:hV", longopts,
+				NULL)) != -1) {
 		if (open_option(c, &flags, &jdev, &undo))
 			continue;
 		switch (c) {
+		case 'h':
+			e4s_usage(stdout, "e4debug", usage_text);
+			return 0;
+		case 'V':
+			e4s_print_version("e4debug");
+			return 0;
 		case 'R':
 			request = optarg;
 			break;
@@ -389,10 +413,17 @@ int main(int argc, char **argv)
 			undo);
 		return 1;
 	}
+	/* As debugfs: an image that fails to open is reported and the shell
+	 * (or a -f file, which may `open` another) runs anyway, without a
+	 * file system; the exit status keeps the failure.  A -R request
+	 * would only add "not open" to the one line: exit. */
 	if (optind == argc - 1 && e4debug_open_fs(&st, "e4debug",
 						  argv[optind], jdev, undo,
-						  flags))
-		return 1;
+						  flags)) {
+		if (request)
+			return 1;
+		st.exit_status = 1;
+	}
 
 	sci_idx = ss_create_invocation("e4debug", "0.1", &st, &e4debug_cmds,
 				       &retval);

@@ -21,28 +21,38 @@
 #include <et/com_err.h>
 
 #include "e4.h"
+#include "json.h"
 #include "open.h"
 #include "options.h"
 #include "replay.h"
 #include "stats.h"
 #include "target.h"
+#include "wlog.h"
 
 static const char *prog = "e4replay";
 
+static const char usage_text[] =
+	"Usage: %1$s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
+	"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
+	"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n"
+	"       %1$s --check-order [--data-mode=auto|ordered|journal|"
+	"writeback]\n"
+	"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
+	"[--list-mappings]\n"
+	"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n"
+	"       %1$s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
+	"[-j JOURNAL_DEV] IMAGE\n"
+	"       %1$s --write-log=LOG --list [--json] [--marks] BASE\n"
+	"       %1$s --write-log=LOG --at=ENTRY|MARK [-n | -o OUTPUT] "
+	"[-v] [--json] BASE\n"
+	"       %1$s --write-log=LOG --check-order "
+	"[--data-mode=auto|ordered|journal|writeback]\n"
+	"\t[--marks] [-v] [--json] BASE\n"
+	"       %1$s -V | --version | -h | --help\n";
+
 static void usage(void)
 {
-	fprintf(stderr,
-		"Usage: %s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
-		"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
-		"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n"
-		"       %s --check-order [--data-mode=auto|ordered|journal|"
-		"writeback]\n"
-		"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
-		"[--list-mappings]\n"
-		"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n"
-		"       %s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
-		"[-j JOURNAL_DEV] IMAGE\n",
-		prog, prog, prog);
+	e4s_usage(stderr, prog, usage_text);
 	exit(E4R_EXIT_USAGE);
 }
 
@@ -251,6 +261,9 @@ static int run(struct e4s_req *o, struct writes *w)
 	if (rc)
 		goto out;
 	if (o->check_order) {
+		/* One JSON document: the replay nests in the check. */
+		if (o->json && replay)
+			e4s_json_hold(stdout, "replay");
 		order_rc = e4s_order_run(prog, o, in.fs, plan, o->device);
 		if (!replay ||
 		    (order_rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
@@ -289,6 +302,7 @@ static int run(struct e4s_req *o, struct writes *w)
 	if (!(rc & E4R_EXIT_ERROR))
 		rc |= e4s_replay_run(prog, o, in.fs, plan, &rr);
 out:
+	e4s_json_release(stdout);
 	e4s_fc_cleanup(&rr);	/* a refusal before e4s_replay_run() */
 	e4_plan_free(out_plan);
 	e4_plan_free(plan);
@@ -389,11 +403,13 @@ static int stats_mode(const struct e4s_req *o)
 int main(int argc, char **argv)
 {
 	static const int accept[] = {
-		'n', 'v', 'o', 'z', 'j', E4S_O_HELP, E4S_O_JSON, E4S_O_UPTO,
+		'n', 'v', 'o', 'z', 'j', E4S_O_HELP, E4S_O_VERSION, E4S_O_JSON,
+		E4S_O_UPTO,
 		E4S_O_JOURNAL_OUTPUT, E4S_O_IGNORE_FC, E4S_O_REPLAY_ANYWAY,
 		E4S_O_CHECK_ORDER, E4S_O_REPLAY, E4S_O_DATA_MODE,
 		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS,
-		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL, 0
+		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
+		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS, 0
 	};
 	struct e4s_req o;
 	int first;
@@ -402,13 +418,19 @@ int main(int argc, char **argv)
 	e4s_req_init(&o);
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
-	first = e4s_getopt(prog, argc, argv, accept, &o);
-	if (first == E4S_GETOPT_BAD)
-		exit(E4R_EXIT_USAGE);
-	if (first < 0 || first != argc - 1 ||
+	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text,
+			       E4R_EXIT_USAGE);
+	if (first != argc - 1 ||
 	    (o.output && o.replay_in_place))
 		usage();
 	o.device = argv[first];
+	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
+		return e4s_wlog_run(prog, &o);
+	if (o.wlog_list || o.wlog_at || o.wlog_marks) {
+		fprintf(stderr, "%s: --list, --at and --marks go with "
+			"--write-log\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
 	if (o.stats || o.plot || o.stats_all)
 		return stats_mode(&o);
 	if (!o.check_order && (o.replay_in_place || o.order_opt_set)) {

@@ -20,20 +20,24 @@
 
 #include "e4.h"
 #include "json.h"
+#include "options.h"
 #include "parse.h"
 #include "target.h"
 
 static const char *prog = "e4stamp";
 
+static const char usage_text[] =
+	"Usage: %1$s [-f] [-o offset] [-l length] [-s size] "
+	"[-b bufsize] device\n"
+	"       %1$s -c [--json] [-o offset] [-l length] device\n"
+	"       %1$s -c [--json] -B blocksize device block[-block]...\n"
+	"       %1$s -V | --version | -h | --help\n"
+	"Sizes and offsets in bytes, suffixes K M G; multiples of "
+	"1024.\n";
+
 static void usage(void)
 {
-	fprintf(stderr,
-		"Usage: %s [-f] [-o offset] [-l length] [-s size] "
-		"[-b bufsize] device\n"
-		"       %s -c [--json] [-o offset] [-l length] device\n"
-		"       %s -c [--json] -B blocksize device block[-block]...\n"
-		"Sizes and offsets in bytes, suffixes K M G; multiples of "
-		"1024.\n", prog, prog, prog);
+	e4s_usage(stderr, prog, usage_text);
 	exit(16);
 }
 
@@ -178,6 +182,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	long long off = 0, len = -1, size = -1, bufsize = 1 << 20, v;
@@ -191,11 +196,18 @@ int main(int argc, char **argv)
 	off_t end;
 
 	add_error_table(&et_e4_error_table);
-	while ((c = getopt_long(argc, argv, "cfB:o:l:s:b:h", longopts,
+	argv[0] = (char *)prog;	/* getopt's messages name the tool */
+	while ((c = getopt_long(argc, argv, "cfB:o:l:s:b:hV", longopts,
 				NULL)) != -1) {
 		const char *arg = optarg;
 
 		switch (c) {
+		case 'h':
+			e4s_usage(stdout, prog, usage_text);
+			return 0;
+		case 'V':
+			e4s_print_version(prog);
+			return 0;
 		case 'c': check = 1; break;
 		case 'f': force = 1; break;
 		case 'J': json = 1; break;

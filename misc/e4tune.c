@@ -22,28 +22,32 @@
 
 static const char *prog = "e4tune";
 
+static const char usage_text[] =
+	"Usage: %1$s [-l] [-v] [--json] [-n] [-f] [-O [^]feature[,...]]\n"
+	"\t[-E extended-option[,...]] [-j journal_dev] "
+	"[-z undo_file] device\n"
+	"       %1$s -V | --version | -h | --help\n"
+	"Extended options: clear_journal_errno, num_fc_blks=N,\n"
+	"\tjournal_uuid=UUID|random|time,\n"
+	"\tlazy_itable_init=0|1, groups=N[-M][:...], garbage\n"
+	"Unwritten extents: %1$s [-v] [--json] [--replayed] "
+	"--list-unwritten device\n\t[FILE|<ino>]...\n"
+	"\t%1$s [-n] [-f] [-z undo_file] [--keep-contents] "
+	"[--skip-holes]\n"
+	"\t[--mark-unwritten FILE:LBLK:LEN] "
+	"[--mark-written FILE:LBLK:LEN] device\n";
+
 static void usage(void)
 {
-	fprintf(stderr,
-		"Usage: %s [-l] [-v] [--json] [-n] [-f] [-O [^]feature[,...]]\n"
-		"\t[-E extended-option[,...]] [-j journal_dev] "
-		"[-z undo_file] device\n"
-		"Extended options: clear_journal_errno, num_fc_blks=N,\n"
-		"\tjournal_uuid=UUID|random|time,\n"
-		"\tlazy_itable_init=0|1, groups=N[-M][:...], garbage\n"
-		"Unwritten extents: %s [-v] [--json] [--replayed] "
-		"--list-unwritten device\n\t[FILE|<ino>]...\n"
-		"\t%s [-n] [-f] [-z undo_file] [--keep-contents] "
-		"[--skip-holes]\n"
-		"\t[--mark-unwritten FILE:LBLK:LEN] "
-		"[--mark-written FILE:LBLK:LEN] device\n", prog, prog, prog);
+	e4s_usage(stderr, prog, usage_text);
 	exit(1);
 }
 
 int main(int argc, char **argv)
 {
 	static const int accept[] = {
-		'l', 'v', 'n', 'f', 'O', 'E', 'j', 'z', E4S_O_HELP, E4S_O_JSON,
+		'l', 'v', 'n', 'f', 'O', 'E', 'j', 'z', E4S_O_HELP, E4S_O_VERSION,
+		E4S_O_JSON,
 		E4S_O_LIST_UNWRITTEN, E4S_O_MARK_UNWRITTEN, E4S_O_MARK_WRITTEN,
 		E4S_O_KEEP_CONTENTS, E4S_O_SKIP_HOLES, E4S_O_REPLAYED, 0
 	};
@@ -58,11 +62,7 @@ int main(int argc, char **argv)
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 
-	first = e4s_getopt(prog, argc, argv, accept, &o);
-	if (first == E4S_GETOPT_BAD)
-		exit(1);
-	if (first < 0)
-		usage();
+	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text, 1);
 	/* --list-unwritten takes FILE|<ino> operands after the device. */
 	if (first >= argc || (first != argc - 1 && !o.list_unwritten))
 		usage();

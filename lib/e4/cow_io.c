@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "e4.h"
+#include "e4_int.h"
 
 #define E4_COW_MAGIC	0x4534434f57ULL
 #define NBUCKETS	256
@@ -188,9 +188,7 @@ const void *e4_cow_block(const struct e4_cow *c, size_t i, blk64_t *blk)
 static errcode_t cow_open(const char *name, int flags, io_channel *channel)
 {
 	struct e4_cow *c = NULL;
-	io_channel io = NULL;
 	void *ptr = NULL;
-	errcode_t retval;
 
 	(void)flags;
 	if (!name || sscanf(name, "e4cow:%p", &ptr) != 1 || !ptr)
@@ -198,30 +196,12 @@ static errcode_t cow_open(const char *name, int flags, io_channel *channel)
 	c = ptr;
 	if (c->magic != E4_COW_MAGIC)
 		return EXT2_ET_BAD_DEVICE_NAME;
-	retval = ext2fs_get_memzero(sizeof(*io), &io);
-	if (retval)
-		return retval;
-	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
-	if (retval) {
-		ext2fs_free_mem(&io);
-		return retval;
-	}
-	strcpy(io->name, name);
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = e4_cow_io_manager;
-	io->block_size = 1024;
-	io->refcount = 1;
-	io->private_data = c;
-	*channel = io;
-	return 0;
+	return e4_chan_new(e4_cow_io_manager, name, c, channel);
 }
 
 static errcode_t cow_close(io_channel io)
 {
-	if (--io->refcount > 0)
-		return 0;
-	ext2fs_free_mem(&io->name);
-	ext2fs_free_mem(&io);
+	e4_chan_put(io);
 	return 0;
 }
 

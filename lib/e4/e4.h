@@ -19,7 +19,46 @@
 #include <ext2fs/ext2fs.h>
 
 #include "e4_err.h"
+#include "e4_version.h"
 #include "jbd2_fmt.h"
+
+/*
+ * Stability.  Installed as <e4/e4.h> with e4_err.h, e4_version.h and
+ * jbd2_fmt.h; link with `pkg-config --cflags --libs e4` (libe4.so.0).
+ * The replay API is stable: within SONAME libe4.so.E4_SOVERSION the
+ * prototypes, the meaning of the flags and error codes and the members
+ * named here keep their meaning, and members are only ever added at the
+ * end of a structure:
+ *   e4_version(), e4_version_num(), e4_version_line();
+ *   e4_journal_open(), e4_journal_open_io(), e4_journal_close();
+ *   e4_journal_scan() and struct e4_jscan's start_tid, end_tid,
+ *   ncommitted, ntrans, stop, corrupt, fail; e4_jscan_free();
+ *   e4_journal_replay() and struct e4_replay_result;
+ *   e4_order_check() with struct e4_order_opts / e4_order_report (the
+ *   alloc-on-commit ordering check), e4_order_report_free(),
+ *   e4_plan_build(), e4_plan_free();
+ *   the com_err table et_e4_error_table (E4_ERR_*).
+ * Everything else declared here is exported for e4tools' own programs
+ * and may change between releases (e4_version_num() tells them apart).
+ */
+
+/* ---- version.c ----------------------------------------------------------- */
+
+/* e4_version() - the e4tools release of the running library, "0.1.0"
+ * (compare with E4_VERSION, the release of the header compiled against). */
+const char *e4_version(void);
+
+/* e4_version_num() - the same as MAJOR * 10000 + MINOR * 100 + PATCH (as
+ * E4_VERSION_NUM). */
+int e4_version_num(void);
+
+/*
+ * e4_version_line() - the -V line of the e4tools programs into @buf (@len
+ * bytes, always NUL-terminated): "TOOL (e4tools) VERSION, libext2fs
+ * VERSION (DATE), crc32c IMPL" with the libext2fs the program runs with
+ * (ext2fs_get_library_version()) and e4_crc32c_impl().
+ */
+void e4_version_line(const char *tool, char *buf, size_t len);
 
 /* ---- crc.c --------------------------------------------------------------- */
 
@@ -1307,6 +1346,11 @@ struct e4_order_opts {
 	int		list_mappings;	/* also report every new
 					 * initialized mapping as an
 					 * E4_ORD_MAPPING finding */
+	int		image_is_s0;	/* the image is exactly the state
+					 * before the window's first
+					 * transaction (wlog_check.c builds
+					 * it so): its home copies are S_0's,
+					 * as with log_from_start */
 };
 
 /*
@@ -2226,5 +2270,6 @@ errcode_t e4_journal_scan_old(e4_journal_t j, const struct e4_jscan *s,
 
 /* e4_jscan_old_free() - release @o (NULL is fine). */
 void e4_jscan_old_free(struct e4_jscan_old *o);
+#include "e4_wlog.h"
 
 #endif /* E4_H */

@@ -7,6 +7,7 @@
 #ifndef E4_INT_H
 #define E4_INT_H
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "e4.h"
@@ -49,5 +50,51 @@ static inline int blk_cmp(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+/* An inode to name and where its path goes (e4_resolve_paths()). */
+struct e4_path_req {
+	ext2_ino_t	ino;
+	char		**path;	/* set to "/dir/name" (ext2fs_free_mem())
+				 * when found; left alone if already set */
+};
+
+/*
+ * e4_resolve_paths() (inode.c) - name the inodes of @req (sorted here by
+ * ino) in @fs: one inode scan, every live directory's entries looked up
+ * in @req; an inode with several names gets the first found.  Best
+ * effort: what cannot be read or allocated stays unnamed.
+ */
+void e4_resolve_paths(ext2_filsys fs, struct e4_path_req *req, size_t n);
+
+/* ---- common.c ----------------------------------------------------------- */
+
+/* e4_vadd_warning() - format a warning into the next of the @max slots
+ * of @width bytes at @slots (*@n used so far); a report keeps the first
+ * @max.  Lines are cut at @width - 1 bytes. */
+void e4_vadd_warning(char *slots, size_t width, int max, int *n,
+		     const char *fmt, va_list ap);
+
+
+/* e4_chan_new() - a channel of @mgr named @name (copied) with @priv as
+ * its private data, block size 1024, one reference.  Returns 0 or
+ * EXT2_ET_NO_MEMORY. */
+errcode_t e4_chan_new(io_manager mgr, const char *name, void *priv,
+		      io_channel *ret);
+
+/* e4_chan_put() - drop a reference to @io; at the last one free the
+ * channel (not its private data) and return 1, else 0. */
+int e4_chan_put(io_channel io);
+
+/* Read-only io_managers' entries: writes fail with E4_ERR_READ_ONLY,
+ * flush does nothing, options are refused (EXT2_ET_INVALID_ARGUMENT). */
+errcode_t e4_ro_write_blk64(io_channel channel, unsigned long long block,
+			    int count, const void *data);
+errcode_t e4_ro_write_blk(io_channel channel, unsigned long block,
+			  int count, const void *data);
+errcode_t e4_ro_write_byte(io_channel channel, unsigned long offset,
+			   int count, const void *data);
+errcode_t e4_ro_flush(io_channel channel);
+errcode_t e4_ro_set_option(io_channel channel, const char *option,
+			   const char *arg);
 
 #endif /* E4_INT_H */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "e4.h"
+#include "e4_int.h"
 
 #define MEM_PAGE	4096U
 
@@ -136,36 +136,16 @@ errcode_t e4_memimg_pwrite(struct e4_memimg *m, uint64_t off,
 static errcode_t mem_open(const char *name, int flags, io_channel *ret)
 {
 	struct e4_memimg *m = NULL;
-	io_channel io = NULL;
-	errcode_t retval;
 
 	(void)flags;
 	if (!name || sscanf(name, "e4mem:%p", (void **)&m) != 1 || !m)
 		return EXT2_ET_BAD_DEVICE_NAME;
-	retval = ext2fs_get_memzero(sizeof(*io), &io);
-	if (retval)
-		return retval;
-	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
-	if (retval) {
-		ext2fs_free_mem(&io);
-		return retval;
-	}
-	strcpy(io->name, name);
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = e4_mem_io_manager;
-	io->block_size = 1024;
-	io->refcount = 1;
-	io->private_data = m;
-	*ret = io;
-	return 0;
+	return e4_chan_new(e4_mem_io_manager, name, m, ret);
 }
 
 static errcode_t mem_close(io_channel io)
 {
-	if (--io->refcount > 0)
-		return 0;
-	ext2fs_free_mem(&io->name);
-	ext2fs_free_mem(&io);
+	e4_chan_put(io);
 	return 0;
 }
 

@@ -346,23 +346,6 @@ static errcode_t note_reuse(struct ctx *c, struct e4_order_tx *tx,
 }
 
 /* Process one touched inode of Tk.  Identity is (ino, i_generation). */
-/*
- * A mapping that does not parse in @st because a block it is read through
- * has unknown content there (logged only later: its content at S_k is not
- * in the image, issue 13): explained by that rule, not a failed read.
- */
-static int map_unknown(struct ctx *c, struct state *st, const struct imap *m)
-{
-	size_t i;
-
-	if (m->lost)
-		return 1;
-	for (i = 0; i < m->ntree; i++)
-		if (ord_is_unknown(c, st, m->tree[i]))
-			return 1;
-	return 0;
-}
-
 errcode_t ord_do_inode(struct ctx *c, struct state *prev,
 		       struct state *cur, struct e4_order_tx *tx,
 		       ext2_ino_t ino, struct imap *a, struct imap *p,
@@ -392,7 +375,7 @@ errcode_t ord_do_inode(struct ctx *c, struct state *prev,
 	retval = ord_get_map(c, cur, ino, inode, a);
 	if (retval == EXT2_ET_NO_MEMORY)
 		return retval;
-	if (retval && map_unknown(c, cur, a))
+	if (retval && ord_map_unknown(c, cur, a))
 		return 0;	/* unknown content in S_k: nothing to diff */
 	if (retval)	/* unreadable in S_k: its diff cannot be checked */
 		return ord_unchecked(c->rep, tx->tid, ino, retval, "mapping "
@@ -478,7 +461,7 @@ static errcode_t find_owners(struct ctx *c, struct state *prev,
 			retval = err;
 			break;
 		}
-		if (err && map_unknown(c, cur, a)) {
+		if (err && ord_map_unknown(c, cur, a)) {
 			err = 0;
 			continue;
 		}
@@ -736,8 +719,8 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	c.mode_explicit = rep->data_mode == E4_DATA_ORDERED ||
 		rep->data_mode == E4_DATA_WRITEBACK;
 
-	rep->log_from_start = scan->start_tid <= 2 &&
-		scan->start_jblk == scan->log_first;
+	rep->log_from_start = opts->image_is_s0 ||
+		(scan->start_tid <= 2 && scan->start_jblk == scan->log_first);
 	/* a failing fast-commit scan fails the whole recovery before
 	 * PASS_REPLAY (fs/jbd2/recovery.c do_one_pass(): fc_do_one_pass()
 	 * in PASS_SCAN) */

@@ -185,6 +185,10 @@ errcode_t ord_build_flog(struct ctx *c);
 size_t ord_first_logged(struct ctx *c, blk64_t b);
 /* 1 if the content of fs block @b in @st is unknown (issue 13). */
 int ord_is_unknown(struct ctx *c, const struct state *st, blk64_t b);
+/* A mapping that failed to parse in @st through a block of unknown
+ * content (or m->lost): explained by that rule, not a failed read. */
+int ord_map_unknown(struct ctx *c, const struct state *st,
+		    const struct imap *m);
 /* Judge the deferred checks whose block is known in @st. */
 errcode_t ord_judge_deferred(struct ctx *c, struct state *st);
 /* Check the data of a new segment of a mapping in @st. */

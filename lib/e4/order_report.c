@@ -44,11 +44,9 @@ void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (rep->nwarnings >= 8)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(rep->warnings[rep->nwarnings++], sizeof(rep->warnings[0]),
-		  fmt, ap);
+	e4_vadd_warning(rep->warnings[0], sizeof(rep->warnings[0]), 8,
+			&rep->nwarnings, fmt, ap);
 	va_end(ap);
 }
 
@@ -144,14 +142,6 @@ count:
 	return 0;
 }
 
-struct path_ctx {
-	struct ctx	*c;
-	ext2_filsys	fs;
-	ext2_ino_t	dir;
-	size_t		from;
-	int		old;	/* name the reuse notes' old identity */
-};
-
 /* Findings that get a path: violations, reuse, not-judged and writeback
  * notes. */
 static int wants_path(const struct e4_order_finding *f, int old)
@@ -164,66 +154,26 @@ static int wants_path(const struct e4_order_finding *f, int old)
 			    f->kind == E4_ORD_STALE_PERMITTED);
 }
 
-static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
-		   int offset, int blocksize, char *buf, void *priv)
-{
-	struct path_ctx *pc = priv;
-	struct e4_order_report *rep = pc->c->rep;
-	int len = ext2fs_dirent_name_len(dirent);
-	char *dname = NULL, *path;
-	size_t i;
-
-	(void)dir;
-	(void)entry;
-	(void)offset;
-	(void)blocksize;
-	(void)buf;
-	if (!dirent->inode || (len == 1 && dirent->name[0] == '.') ||
-	    (len == 2 && dirent->name[0] == '.' && dirent->name[1] == '.'))
-		return 0;
-	for (i = pc->from; i < rep->nf; i++) {
-		struct e4_order_finding *f = &rep->f[i];
-
-		if (f->ino != dirent->inode || !wants_path(f, pc->old))
-			continue;
-		if (!dname && ext2fs_get_pathname(pc->fs, pc->dir, 0, &dname))
-			return 0;
-		if (ext2fs_get_mem(strlen(dname) + len + 2, &path))
-			break;
-		sprintf(path, "%s%s%.*s", dname,
-			strcmp(dname, "/") ? "/" : "", len, dirent->name);
-		if (pc->old)
-			f->old_path = path;
-		else
-			f->path = path;
-	}
-	ext2fs_free_mem(&dname);
-	return 0;
-}
-
 /* Name the inodes of findings[from..) in @fs (one pass over directories). */
 void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from, int old)
 {
-	struct path_ctx pc = { c, fs, 0, from, old };
-	ext2_inode_scan scan;
-	ext2_ino_t ino;
-	struct ext2_inode inode;
-	size_t i;
-	int need = 0;
+	struct e4_path_req *req = NULL;
+	size_t i, n = 0;
 
 	for (i = from; i < c->rep->nf; i++)
-		if (wants_path(&c->rep->f[i], old))
-			need = 1;
-	if (!need || ext2fs_open_inode_scan(fs, 0, &scan))
+		n += wants_path(&c->rep->f[i], old);
+	if (!n || ext2fs_get_array(n, sizeof(*req), &req))
 		return;
-	while (!ext2fs_get_next_inode(scan, &ino, &inode) && ino) {
-		if (!inode.i_links_count || !LINUX_S_ISDIR(inode.i_mode) ||
-		    (inode.i_flags & EXT4_INLINE_DATA_FL))
+	for (i = from, n = 0; i < c->rep->nf; i++) {
+		struct e4_order_finding *f = &c->rep->f[i];
+
+		if (!wants_path(f, old))
 			continue;
-		pc.dir = ino;
-		ext2fs_dir_iterate2(fs, ino, 0, NULL, path_cb, &pc);
+		req[n].ino = f->ino;
+		req[n++].path = old ? &f->old_path : &f->path;
 	}
-	ext2fs_close_inode_scan(scan);
+	e4_resolve_paths(fs, req, n);
+	ext2fs_free_mem(&req);
 }
 
 struct fkey {

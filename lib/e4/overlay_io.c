@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "e4.h"
+#include "e4_int.h"
 
 #define E4_OVERLAY_MAGIC	0x4534f564c4159ULL
 
@@ -168,37 +168,23 @@ static errcode_t ovl_open(const char *name, int flags, io_channel *channel)
 		return EXT2_ET_BAD_DEVICE_NAME;
 	if (flags & IO_FLAG_RW)
 		return E4_ERR_READ_ONLY;
-	retval = ext2fs_get_memzero(sizeof(*io), &io);
-	if (retval)
-		return retval;
 	retval = ext2fs_get_memzero(sizeof(*priv), &priv);
 	if (retval)
-		goto fail;
+		return retval;
 	priv->ov = ov;
 	retval = ext2fs_get_mem(ov->blocksize, &priv->tmp);
 	if (!retval)
 		retval = ext2fs_get_mem((size_t)OVL_CACHE * ov->blocksize,
 					&priv->cache);
-	if (retval)
-		goto fail;
-	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
-	if (retval)
-		goto fail;
-	strcpy(io->name, name);
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = e4_overlay_io_manager;
-	io->block_size = 1024;
-	io->refcount = 1;
-	io->private_data = priv;
-	*channel = io;
-	return 0;
-fail:
-	if (priv) {
-		ext2fs_free_mem(&priv->tmp);
-		ext2fs_free_mem(&priv->cache);
+	if (!retval)
+		retval = e4_chan_new(e4_overlay_io_manager, name, priv, &io);
+	if (!retval) {
+		*channel = io;
+		return 0;
 	}
+	ext2fs_free_mem(&priv->tmp);
+	ext2fs_free_mem(&priv->cache);
 	ext2fs_free_mem(&priv);
-	ext2fs_free_mem(&io);
 	return retval;
 }
 
@@ -206,13 +192,11 @@ static errcode_t ovl_close(io_channel channel)
 {
 	struct ovl_priv *priv = channel->private_data;
 
-	if (--channel->refcount > 0)
-		return 0;
-	ext2fs_free_mem(&priv->tmp);
-	ext2fs_free_mem(&priv->cache);
-	ext2fs_free_mem(&priv);
-	ext2fs_free_mem(&channel->name);
-	ext2fs_free_mem(&channel);
+	if (e4_chan_put(channel)) {
+		ext2fs_free_mem(&priv->tmp);
+		ext2fs_free_mem(&priv->cache);
+		ext2fs_free_mem(&priv);
+	}
 	return 0;
 }
 
@@ -339,43 +323,6 @@ static errcode_t ovl_read_blk(io_channel channel, unsigned long block,
 	return ovl_read_blk64(channel, block, count, data);
 }
 
-static errcode_t ovl_write_blk64(io_channel channel, unsigned long long block,
-				 int count, const void *data)
-{
-	(void)channel;
-	(void)block;
-	(void)count;
-	(void)data;
-	return E4_ERR_READ_ONLY;
-}
-
-static errcode_t ovl_write_blk(io_channel channel, unsigned long block,
-			       int count, const void *data)
-{
-	return ovl_write_blk64(channel, block, count, data);
-}
-
-static errcode_t ovl_write_byte(io_channel channel, unsigned long offset,
-				int count, const void *data)
-{
-	return ovl_write_blk64(channel, offset, count, data);
-}
-
-static errcode_t ovl_flush(io_channel channel)
-{
-	(void)channel;
-	return 0;
-}
-
-static errcode_t ovl_set_option(io_channel channel, const char *option,
-				const char *arg)
-{
-	(void)channel;
-	(void)option;
-	(void)arg;
-	return EXT2_ET_INVALID_ARGUMENT;
-}
-
 static errcode_t ovl_get_stats(io_channel channel, io_stats *stats)
 {
 	struct ovl_priv *priv = channel->private_data;
@@ -393,13 +340,13 @@ static struct struct_io_manager struct_overlay_manager = {
 	.close		= ovl_close,
 	.set_blksize	= ovl_set_blksize,
 	.read_blk	= ovl_read_blk,
-	.write_blk	= ovl_write_blk,
-	.flush		= ovl_flush,
-	.write_byte	= ovl_write_byte,
-	.set_option	= ovl_set_option,
+	.write_blk	= e4_ro_write_blk,
+	.flush		= e4_ro_flush,
+	.write_byte	= e4_ro_write_byte,
+	.set_option	= e4_ro_set_option,
 	.get_stats	= ovl_get_stats,
 	.read_blk64	= ovl_read_blk64,
-	.write_blk64	= ovl_write_blk64,
+	.write_blk64	= e4_ro_write_blk64,
 };
 
 io_manager e4_overlay_io_manager = &struct_overlay_manager;

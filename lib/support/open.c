@@ -14,6 +14,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <et/com_err.h>
+#include <blkid/blkid.h>
+#include <e2p/e2p.h>
+#include <uuid/uuid.h>
 
 #include "e4.h"
 #include "open.h"
@@ -207,15 +210,41 @@ static errcode_t journal_io(const char *prog, const char *journal_dev,
 		0;
 }
 
+char *e4s_find_journal_dev(ext2_filsys fs)
+{
+	char uuid[37], *dev;
+	struct stat st;
+
+	if (!ext2fs_has_feature_journal(fs->super) ||
+	    fs->super->s_journal_inum ||
+	    e2p_is_null_uuid(fs->super->s_journal_uuid))
+		return NULL;
+	uuid_unparse(fs->super->s_journal_uuid, uuid);
+	dev = blkid_get_devname(NULL, "UUID", uuid);
+	if (dev && (stat(dev, &st) || !S_ISBLK(st.st_mode))) {
+		free(dev);	/* block devices only, never a file */
+		dev = NULL;
+	}
+	return dev;
+}
+
 errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 			   const char *journal_dev, int flags,
 			   e4_journal_t *ret)
 {
 	const char *name;
+	char *found = NULL;
 	io_manager io;
 	errcode_t retval;
 
 	*ret = NULL;
+	if (!journal_dev && !(flags & E4_JOURNAL_RW)) {
+		/* Reading: the device with the journal's UUID, as e2fsck
+		 * finds it; a writer names it with -j (its checks and undo
+		 * file are decided on the names given). */
+		found = e4s_find_journal_dev(fs);
+		journal_dev = found;
+	}
 	if (journal_dev && (flags & E4_JOURNAL_RW)) {
 		retval = e4s_check_write(prog, "journal device", journal_dev);
 		if (retval)
@@ -224,9 +253,11 @@ errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 		e4s_warn_mounted(prog, journal_dev);
 	}
 	retval = journal_io(prog, journal_dev, flags, &io, &name);
-	if (retval)
-		return retval;
-	return e4_journal_open_io(fs, journal_dev, io, name, flags, ret);
+	if (!retval)
+		retval = e4_journal_open_io(fs, journal_dev, io, name, flags,
+					    ret);
+	free(found);
+	return retval;
 }
 
 errcode_t e4s_open_replayed(const char *prog, ext2_filsys fs,

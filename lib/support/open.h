@@ -47,14 +47,25 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 int e4s_is_journal_dev(ext2_filsys fs);
 
 /*
+ * e4s_find_journal_dev() - the external journal of @fs found by the UUID in
+ * its superblock (s_journal_uuid), as e2fsck finds it when -j is not
+ * given: libblkid's probe of the system's block devices (a match that is
+ * not a block device is dropped: files are never probed).  Returns the
+ * path (free() it) or NULL: no external journal, or no device has it.
+ */
+char *e4s_find_journal_dev(ext2_filsys fs);
+
+/*
  * e4s_open_journal() - e4_journal_open() of the journal of @fs (the
  * internal one on fs->io, or the external device @journal_dev), with
  * E4_JOURNAL_* @flags, the external device's channel through
- * e4s_fault_wrap() too.  An external @journal_dev opened E4_JOURNAL_RW is
- * checked first (e4s_check_write(): E4_ERR_MOUNTED when it is mounted or
- * held, e.g. the journal of a fs mounted with journal_path=; printed) and
- * opened exclusively; read-only, a busy one gets a warning.  Prints
- * nothing else; same returns as e4_journal_open() (also
+ * e4s_fault_wrap() too.  Without @journal_dev and E4_JOURNAL_RW an
+ * external journal is looked up by e4s_find_journal_dev().  An external
+ * @journal_dev opened E4_JOURNAL_RW is checked first (e4s_check_write():
+ * E4_ERR_MOUNTED when it is mounted or held, e.g. the journal of a fs
+ * mounted with journal_path=; printed) and opened exclusively; read-only,
+ * a busy one gets a warning.  Prints nothing else; same returns as
+ * e4_journal_open() (also
  * EXT2_ET_INVALID_ARGUMENT for a malformed E4_FAULT, printed).
  */
 errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,

@@ -9,9 +9,11 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "e4.h"
+#include "json.h"
 #include "options.h"
 #include "parse.h"
 
@@ -34,7 +36,8 @@ static const struct optdef optdefs[] = {
 	{ 'z', 'z', NULL, required_argument },
 	{ 'o', 'o', NULL, required_argument },
 	{ E4S_O_HELP, 'h', "help", no_argument },
-	{ E4S_O_JSON, 0, "json", no_argument },
+	{ E4S_O_VERSION, 'V', "version", no_argument },
+	{ E4S_O_JSON, 0, "json", optional_argument },
 	{ E4S_O_UPTO, 0, "upto", required_argument },
 	{ E4S_O_JOURNAL_OUTPUT, 0, "journal-output", required_argument },
 	{ E4S_O_IGNORE_FC, 0, "ignore-fast-commit", no_argument },
@@ -54,6 +57,14 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_STATS, 0, "stats", no_argument },
 	{ E4S_O_PLOT, 0, "plot", required_argument },
 	{ E4S_O_ALL, 0, "all", no_argument },
+	{ 'a', 'a', NULL, no_argument },
+	{ 'b', 'b', NULL, required_argument },
+	{ 'i', 'i', NULL, required_argument },
+	{ 'S', 'S', NULL, no_argument },
+	{ E4S_O_WRITE_LOG, 0, "write-log", required_argument },
+	{ E4S_O_LIST, 0, "list", no_argument },
+	{ E4S_O_AT, 0, "at", required_argument },
+	{ E4S_O_MARKS, 0, "marks", no_argument },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -166,7 +177,16 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case 'j': r->journal_dev = optarg; break;
 	case 'z': r->undo_file = optarg; break;
 	case 'o': r->output = optarg; break;
-	case E4S_O_JSON: r->json = 1; break;
+	case E4S_O_JSON:
+		/* --json: indented; --json=lines: one line a document. */
+		if (optarg && strcmp(optarg, "lines")) {
+			fprintf(stderr, "%s: invalid --json '%s' (--json or "
+				"--json=lines)\n", prog, optarg);
+			return E4S_GETOPT_BAD;
+		}
+		r->json = optarg ? 2 : 1;
+		e4s_json_set_lines(r->json == 2);
+		break;
 	case E4S_O_UPTO:
 		if (e4s_parse_tid(prog, "--upto", optarg, &r->upto))
 			return E4S_GETOPT_BAD;
@@ -203,6 +223,26 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_STATS: r->stats = 1; break;
 	case E4S_O_PLOT: r->plot = optarg; break;
 	case E4S_O_ALL: r->stats_all = 1; break;
+	case 'a': r->verbose = 1; break;	/* every tag */
+	case 'S': r->ld_super = 1; break;
+	case 'b':
+	case 'i': {
+		uint64_t n;
+
+		if (e4s_parse_num(prog, id == 'b' ? "-b" : "-i", optarg,
+				  id == 'b' ? UINT64_MAX : UINT32_MAX, &n))
+			return E4S_GETOPT_BAD;
+		r->ld_block_set = 1;
+		if (id == 'b')
+			r->ld_block = n;
+		else
+			r->ld_inode = (ext2_ino_t)n;
+		break;
+	}
+	case E4S_O_WRITE_LOG: r->write_log = optarg; break;
+	case E4S_O_LIST: r->wlog_list = 1; break;
+	case E4S_O_AT: r->wlog_at = optarg; break;
+	case E4S_O_MARKS: r->wlog_marks = 1; break;
 	default:
 		return E4S_GETOPT_USAGE;
 	}
@@ -226,7 +266,8 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 	char shortopts[2 * NOPTDEFS + 1];
 	size_t nl = 0, ns = 0;
 	const struct optdef *d;
-	int c, rc;
+	char *argv0 = argv[0];
+	int c, rc = 0;
 
 	for (; *accept; accept++) {
 		d = find_def(*accept);
@@ -248,13 +289,55 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 	shortopts[ns] = 0;
 	memset(&longopts[nl], 0, sizeof(longopts[nl]));
 	optind = 0;	/* parse this argv from its start */
+	argv[0] = (char *)prog;	/* getopt's messages name the tool */
 	while ((c = getopt_long(argc, argv, shortopts, longopts,
 				NULL)) != -1) {
-		if (c == '?' || c == ':' || c == 'h')
-			return E4S_GETOPT_USAGE;
-		rc = apply(prog, c, r);
+		if (c == '?' || c == ':')
+			rc = E4S_GETOPT_USAGE;
+		else if (c == 'h')
+			rc = E4S_GETOPT_HELP;
+		else if (c == 'V')
+			rc = E4S_GETOPT_VERSION;
+		else
+			rc = apply(prog, c, r);
 		if (rc)
-			return rc;
+			break;
 	}
-	return optind;
+	argv[0] = argv0;
+	return rc ? rc : optind;
+}
+
+void e4s_print_version(const char *prog)
+{
+	char line[256];
+
+	e4_version_line(prog, line, sizeof(line));
+	printf("%s\n", line);
+}
+
+void e4s_usage(FILE *f, const char *prog, const char *usage)
+{
+	fprintf(f, usage, prog);
+}
+
+int e4s_std_getopt(const char *prog, int argc, char **argv,
+		   const int *accept, struct e4s_req *r, const char *usage,
+		   int usage_status)
+{
+	int first = e4s_getopt(prog, argc, argv, accept, r);
+
+	switch (first) {
+	case E4S_GETOPT_HELP:
+		e4s_usage(stdout, prog, usage);
+		exit(0);
+	case E4S_GETOPT_VERSION:
+		e4s_print_version(prog);
+		exit(0);
+	case E4S_GETOPT_USAGE:
+		e4s_usage(stderr, prog, usage);
+		exit(usage_status);
+	case E4S_GETOPT_BAD:
+		exit(usage_status);
+	}
+	return first;
 }

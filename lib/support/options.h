@@ -10,6 +10,7 @@
 #define E4_SUPPORT_OPTIONS_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <ext2fs/ext2fs.h>
 
 #include "e4.h"
@@ -34,7 +35,7 @@ struct e4s_req {
 	const char	*journal_dev;	/* -j JOURNAL_DEV */
 	const char	*undo_file;	/* -z UNDO_FILE */
 	int		verbose;	/* -v */
-	int		json;		/* --json */
+	int		json;		/* --json 1, --json=lines 2 */
 	int		dry_run;	/* -n */
 	int		force;		/* -f */
 
@@ -58,6 +59,11 @@ struct e4s_req {
 	int		stats;		/* --stats */
 	const char	*plot;		/* --plot FILE.svg|FILE.png */
 	int		stats_all;	/* --all: older transactions too */
+	/* e4replay: a block write log (lib/support/replay_wlog.c) */
+	const char	*write_log;	/* --write-log LOG */
+	int		wlog_list;	/* --list */
+	const char	*wlog_at;	/* --at ENTRY|MARK */
+	int		wlog_marks;	/* --marks */
 
 	/* e4tune: journal superblock */
 	int		list;			/* -l */
@@ -78,6 +84,11 @@ struct e4s_req {
 	int		keep_contents;		/* --keep-contents */
 	int		skip_holes;		/* --skip-holes */
 	int		uw_replayed;		/* --replayed: list state S_n */
+	/* e4debug logdump, debugfs's options */
+	int		ld_super;		/* -S: the journal superblock */
+	int		ld_block_set;		/* -b BLOCK or -i INODE */
+	blk64_t		ld_block;		/* fs block */
+	ext2_ino_t	ld_inode;		/* -i: 0 unset */
 };
 
 /* e4s_req_init() - an empty request: zeros, and -1 where that is unset. */
@@ -90,6 +101,7 @@ void e4s_req_init(struct e4s_req *r);
 enum e4s_optid {
 	E4S_O_JSON = 256,	/* --json */
 	E4S_O_HELP,		/* -h, --help: the caller's usage */
+	E4S_O_VERSION,		/* -V, --version */
 	E4S_O_UPTO,		/* --upto TID */
 	E4S_O_JOURNAL_OUTPUT,	/* --journal-output FILE */
 	E4S_O_IGNORE_FC,	/* --ignore-fast-commit */
@@ -109,22 +121,54 @@ enum e4s_optid {
 	E4S_O_STATS,		/* --stats */
 	E4S_O_PLOT,		/* --plot FILE.svg|FILE.png */
 	E4S_O_ALL,		/* --all */
+	E4S_O_WRITE_LOG,	/* --write-log LOG */
+	E4S_O_LIST,		/* --list */
+	E4S_O_AT,		/* --at ENTRY|MARK */
+	E4S_O_MARKS,		/* --marks */
 };
-/* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT. */
+/* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT; and
+ * e4debug logdump's (debugfs's): -a (every tag), -b BLOCK, -i INODE, -S. */
 
 /* e4s_getopt() returns: */
-#define E4S_GETOPT_USAGE	-1	/* an option not in @accept, or -h */
+#define E4S_GETOPT_USAGE	-1	/* an option not in @accept (getopt's
+					 * line printed) or a missing value */
 #define E4S_GETOPT_BAD		-2	/* a bad value; one line printed */
+#define E4S_GETOPT_HELP		-3	/* -h/--help: usage on stdout, exit 0 */
+#define E4S_GETOPT_VERSION	-4	/* -V/--version: e4s_print_version(),
+					 * exit 0 */
 
 /*
  * e4s_getopt() - parse @argv from its start (getopt_long, options may
  * follow operands as GNU getopt permutes them) into @r, taking only the
  * options whose ids are listed in @accept (ended by 0).  Values are read
- * by lib/support/parse.c; messages start with @prog.  Returns the index
- * of the first operand, E4S_GETOPT_USAGE or E4S_GETOPT_BAD.
+ * by lib/support/parse.c; messages start with @prog (getopt's own too:
+ * argv[0] reads @prog while parsing).  Returns the index of the first
+ * operand, E4S_GETOPT_USAGE, E4S_GETOPT_BAD, E4S_GETOPT_HELP or
+ * E4S_GETOPT_VERSION.
  */
 int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 	       struct e4s_req *r);
+
+/*
+ * e4s_print_version() - the -V/--version output of the e4tools program
+ * @prog on stdout, one line: "PROG (e4tools) VERSION, libext2fs VERSION
+ * (DATE), crc32c isa-l|libext2fs" (e4_version_line()).
+ */
+void e4s_print_version(const char *prog);
+
+/*
+ * e4s_std_getopt() - e4s_getopt() for a program's own command line: -h
+ * prints @usage (a printf format taking @prog as every %1$s) on stdout and
+ * exits 0, -V prints the version and exits 0, an unknown option prints
+ * @usage on stderr and exits @usage_status, a bad value exits
+ * @usage_status.  Returns the index of the first operand.
+ */
+int e4s_std_getopt(const char *prog, int argc, char **argv,
+		   const int *accept, struct e4s_req *r, const char *usage,
+		   int usage_status);
+
+/* e4s_usage() - @usage (as e4s_std_getopt()) on @f for @prog. */
+void e4s_usage(FILE *f, const char *prog, const char *usage);
 
 /*
  * e4s_add_mark() - parse FILE:LBLK:LEN (split at the last two ':', LBLK

@@ -19,6 +19,9 @@
 					 * violations found */
 #define E4R_EXIT_ERROR		8	/* operational error, nothing done */
 #define E4R_EXIT_USAGE		16	/* usage error */
+#define E4R_EXIT_VIOLATION	64	/* --check-order: an ordering
+					 * violation (not set by corruption,
+					 * which is E4R_EXIT_CORRUPT) */
 
 /* replay_run.c */
 
@@ -53,6 +56,16 @@ struct e4s_replay {
  * the tag fates) into *@plan; the caller frees both.  Prints one line on
  * failure; returns 0 or E4R_EXIT_ERROR.
  */
+/*
+ * e4s_block_history() - debugfs's `logdump -b BLOCK` on libe4's scan: on
+ * stdout, every logged copy of fs block @fsblk in the log of @scan (tid,
+ * jblock, committed or not, the fate replay gives it after
+ * e4_plan_build(), tag checksum) and every revoke record of it, in log
+ * order, then which copy replay writes (or that the image's block stays).
+ * Returns the number of copies.
+ */
+size_t e4s_block_history(const struct e4_jscan *scan, blk64_t fsblk);
+
 int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 		    e4_journal_t j, struct e4_jscan **scan,
 		    struct e4_plan **plan);

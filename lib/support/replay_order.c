@@ -473,8 +473,12 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		e4s_order_print_json(image, scan, rep);
 	else
 		e4s_order_print_text(image, scan, rep);
-	if (rep->violations || rep->journal_corrupt || scan->corrupt)
-		rc |= 4;
+	/* Campaigns tell the two apart: a violation is 64, journal
+	 * corruption met and handled as the kernel does is 4. */
+	if (rep->violations)
+		rc |= E4R_EXIT_VIOLATION;
+	if (rep->journal_corrupt || scan->corrupt)
+		rc |= E4R_EXIT_CORRUPT;
 	if (rep->kernel_refuses)	/* as plain e4replay: nothing replays */
 		rc = 12;
 	if (rep->nunchecked) {

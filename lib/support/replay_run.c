@@ -370,6 +370,49 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	return E4R_EXIT_ERROR;
 }
 
+size_t e4s_block_history(const struct e4_jscan *scan, blk64_t fsblk)
+{
+	const struct e4_jtag *w = NULL;
+	uint32_t wtid = 0;
+	size_t i, k, n = 0;
+
+	printf("fs block %llu in the log (tids %u..%u committed):\n",
+	       (unsigned long long)fsblk, scan->start_tid, scan->end_tid - 1);
+	for (i = 0; i < scan->ntrans; i++) {
+		const struct e4_jtrans *t = &scan->trans[i];
+
+		for (k = 0; k < t->ntags; k++) {
+			const struct e4_jtag *g = &t->tags[k];
+
+			if (g->fsblk != fsblk)
+				continue;
+			n++;
+			printf("  tid %u: logged at jblock %llu%s, %s, tag "
+			       "csum %s\n", t->tid,
+			       (unsigned long long)g->jblk,
+			       t->committed ? "" : " (not committed)",
+			       e4_tag_fate_name(g->fate),
+			       g->csum_ok < 0 ? "none" : g->csum_ok ? "ok" :
+			       "bad");
+			if (g->fate == E4_TAG_REPLAY) {
+				w = g;
+				wtid = t->tid;
+			}
+		}
+		for (k = 0; k < t->nrevokes; k++)
+			if (t->revokes[k] == fsblk)
+				printf("  tid %u: revoked%s\n", t->tid,
+				       t->committed ? "" : " (not committed)");
+	}
+	if (w)
+		printf("  replay writes the copy of tid %u (jblock %llu)\n",
+		       wtid, (unsigned long long)w->jblk);
+	else
+		printf("  replay leaves the image's block (%zu cop%s)\n", n,
+		       n == 1 ? "y" : "ies");
+	return n;
+}
+
 void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		       ext2_filsys fs, const struct e4_plan *plan,
 		       struct e4_jscan *s, struct e4s_replay *run)

@@ -300,7 +300,7 @@ def make_state(k_index, extra=()):
 # ---- e4replay ---------------------------------------------------------------
 ej = json.loads(run([E4REPLAY] + (["-j", JDEV] if JDEV else []) +
                     ["--check-order", "--json", "--list-mappings", IMAGE],
-                    ok=(0, 4)))
+                    ok=(0, 4, 64, 68)))
 emap = {}   # (tid, ino, lblk, unwritten) -> (pblk, prior_lost, conversion)
 for f in ej["findings"]:
     if f["kind"] != "mapping":

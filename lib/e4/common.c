@@ -1,0 +1,93 @@
+/*
+ * common.c --- what several libe4 files share: making and releasing an
+ * io_channel (name copied, magic, 1 KiB block size, one reference), the
+ * entries of the read-only io_managers (overlay_io.c, wlog_io.c), and
+ * the warning lines of the checks' reports (order_report.c,
+ * wlog_check.c).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "e4_int.h"
+
+errcode_t e4_chan_new(io_manager mgr, const char *name, void *priv,
+		      io_channel *ret)
+{
+	io_channel io = NULL;
+	errcode_t retval;
+
+	retval = ext2fs_get_memzero(sizeof(*io), &io);
+	if (retval)
+		return retval;
+	retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
+	if (retval) {
+		ext2fs_free_mem(&io);
+		return retval;
+	}
+	strcpy(io->name, name);
+	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
+	io->manager = mgr;
+	io->block_size = 1024;
+	io->refcount = 1;
+	io->private_data = priv;
+	*ret = io;
+	return 0;
+}
+
+int e4_chan_put(io_channel io)
+{
+	if (--io->refcount > 0)
+		return 0;
+	ext2fs_free_mem(&io->name);
+	ext2fs_free_mem(&io);
+	return 1;
+}
+
+errcode_t e4_ro_write_blk64(io_channel channel, unsigned long long block,
+			    int count, const void *data)
+{
+	(void)channel;
+	(void)block;
+	(void)count;
+	(void)data;
+	return E4_ERR_READ_ONLY;
+}
+
+errcode_t e4_ro_write_blk(io_channel channel, unsigned long block,
+			  int count, const void *data)
+{
+	return e4_ro_write_blk64(channel, block, count, data);
+}
+
+errcode_t e4_ro_write_byte(io_channel channel, unsigned long offset,
+			   int count, const void *data)
+{
+	return e4_ro_write_blk64(channel, offset, count, data);
+}
+
+errcode_t e4_ro_flush(io_channel channel)
+{
+	(void)channel;
+	return 0;
+}
+
+errcode_t e4_ro_set_option(io_channel channel, const char *option,
+			   const char *arg)
+{
+	(void)channel;
+	(void)option;
+	(void)arg;
+	return EXT2_ET_INVALID_ARGUMENT;
+}
+
+void e4_vadd_warning(char *slots, size_t width, int max, int *n,
+		     const char *fmt, va_list ap)
+{
+	if (*n < max)
+		vsnprintf(slots + (size_t)(*n)++ * width, width, fmt, ap);
+}

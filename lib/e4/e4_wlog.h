@@ -1,0 +1,372 @@
+/*
+ * e4_wlog.h --- public interface of libe4's block write log support: the
+ * dm-log-writes log format (wlog.c), the device at a point of the log as
+ * an io_manager (wlog_io.c) and the ordering check over every persistence
+ * point (wlog_check.c).  Included by e4.h; the same conventions apply
+ * (errcode_t from e4_err.et or ext2_err.et, 0 on success).
+ *
+ * Units: "sectors" are the log's sectors (its super block's sectorsize,
+ * the logged device's logical block size, bytes); entry numbers count
+ * from 0 in log order (the log super block in sector 0 is not an entry);
+ * "point P" is the device with entries 0..P applied to BASE (P = -1:
+ * BASE itself).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#ifndef E4_WLOG_H
+#define E4_WLOG_H
+
+/* ---- wlog.c: the dm-log-writes log format -------------------------------- */
+
+/*
+ * The format (Linux drivers/md/dm-log-writes.c, xfstests
+ * src/log-writes/log-writes.h): sector 0 holds the log super block (le64
+ * magic, le64 version, le64 nr_entries, le32 sectorsize); the entries
+ * follow from sector 1, each a header sector (le64 sector, le64
+ * nr_sectors, le64 flags, le64 data_len, zero padded) followed by its
+ * data: nr_sectors sectors for a write (none for a DISCARD or a pure
+ * FLUSH); a MARK's label is data_len bytes inside its header sector,
+ * right after the 32-byte header.
+ */
+#define E4_WLOG_MAGIC		0x6a736677736872ULL
+#define E4_WLOG_VERSION		1
+#define E4_WLOG_HDR_SIZE	32	/* bytes of an entry header */
+
+/* Entry flags (LOG_*_FLAG). */
+#define E4_WLOG_FLUSH		0x01	/* REQ_PREFLUSH: a flush (no data)
+					 * or a write preceded by one */
+#define E4_WLOG_FUA		0x02	/* REQ_FUA: the write is durable */
+#define E4_WLOG_DISCARD		0x04	/* discard of the range (no data) */
+#define E4_WLOG_MARK		0x08	/* a user mark, label in the header */
+#define E4_WLOG_METADATA	0x10	/* REQ_META */
+#define E4_WLOG_KNOWN_FLAGS	0x1f
+
+/* One entry of the log. */
+struct e4_wlog_entry {
+	uint64_t	sector;		/* first device sector */
+	uint64_t	nr_sectors;	/* sectors written or discarded */
+	uint64_t	flags;		/* E4_WLOG_* */
+	uint64_t	data_len;	/* as stored (a MARK's label length) */
+	uint64_t	hdr_off;	/* byte offset of the header in the log
+					 * file */
+	uint64_t	data_off;	/* byte offset of the data (writes;
+					 * 0 when the entry carries none) */
+	char		*mark;		/* MARK: the label, NUL-terminated;
+					 * else NULL */
+};
+
+/* A parsed log (e4_wlog_open()); every member owned. */
+struct e4_wlog {
+	char		*path;		/* the log file */
+	io_channel	io;		/* the log file (block size: the
+					 * sector size) */
+	uint32_t	sectorsize;	/* bytes */
+	uint64_t	nr_entries;	/* the super block's nr_entries */
+	uint64_t	file_size;	/* bytes */
+	struct e4_wlog_entry *ents;	/* nr_entries entries, log order */
+	uint64_t	extra_bytes;	/* bytes in the file past the last
+					 * entry (not entries of the log) */
+	uint64_t	nwrites, nflush, nfua, ndiscard, nmark, nmeta;
+	uint64_t	written_bytes;	/* data bytes of the writes */
+	uint64_t	max_sector;	/* end of the furthest range,
+					 * sectors */
+};
+typedef struct e4_wlog *e4_wlog_t;
+
+/*
+ * e4_wlog_open() - parse the dm-log-writes log at @path (opened read-only
+ * through @mgr, e.g. unix_io_manager) into *@ret: the super block, then
+ * every one of its nr_entries entries (header, data extent, mark label),
+ * read sequentially; nothing is kept of the data but its offset.  Checks
+ * (each failure one error code; *@bad_entry, if not NULL, names the entry,
+ * or is (uint64_t)-1 for the super block): magic (E4_ERR_WLOG_MAGIC),
+ * version 1 (E4_ERR_WLOG_VERSION), a sectorsize that is a power of two in
+ * 512..65536 (E4_ERR_WLOG_SECTORSIZE), an entry header past the end of
+ * the file while entries remain (E4_ERR_WLOG_NR_ENTRIES: nr_entries is
+ * larger than the file holds), an entry whose header sector or data is
+ * cut off by the end of the file (E4_ERR_WLOG_TRUNCATED), an entry that
+ * is all zero, has non-zero header padding (a write), a MARK label longer
+ * than its header sector, or a range whose end overflows
+ * (E4_ERR_WLOG_MALFORMED; the checks of xfstests' log_entry_valid()).
+ * Bytes past the last entry are ignored (the kernel updates nr_entries
+ * only at FUA, MARK and teardown).  Memory: one struct per entry plus the
+ * mark labels.  Returns 0, the errors above, EXT2_ET_NO_MEMORY or io
+ * errors.
+ */
+errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
+		       uint64_t *bad_entry);
+
+/*
+ * e4_wlog_open_io() - e4_wlog_open() of the channel @mgr opens by @name
+ * (a path, or e.g. mem_io.c's "e4mem:" name), @file_size bytes long.
+ * Same checks and returns.
+ */
+errcode_t e4_wlog_open_io(const char *name, io_manager mgr,
+			  uint64_t file_size, e4_wlog_t *ret,
+			  uint64_t *bad_entry);
+
+/*
+ * e4_wlog_check_device() - check that every entry of @log lies inside a
+ * device of @dev_bytes bytes.  Returns 0 or E4_ERR_WLOG_PAST_DEVICE with
+ * *@bad_entry (if not NULL) the first entry past it.
+ */
+errcode_t e4_wlog_check_device(e4_wlog_t log, uint64_t dev_bytes,
+			       uint64_t *bad_entry);
+
+/* e4_wlog_close() - release @log (NULL is fine). */
+void e4_wlog_close(e4_wlog_t log);
+
+/*
+ * e4_wlog_is_point() - 1 if entry @e is a persistence point: it carries
+ * FLUSH or FUA (a power cut after it completed leaves the device with
+ * entries 0..e applied), or, with @marks, MARK; else 0.
+ */
+int e4_wlog_is_point(const struct e4_wlog_entry *e, int marks);
+
+/*
+ * e4_wlog_find_mark() - the first MARK entry whose label is @label.
+ * Returns 0 with *@entry set, or E4_ERR_WLOG_NO_SUCH_MARK.  (An entry
+ * number needs no lookup: entries are numbered from 0 in log order.)
+ */
+errcode_t e4_wlog_find_mark(e4_wlog_t log, const char *label,
+			    uint64_t *entry);
+
+/*
+ * e4_wlog_flags_string() - "FLUSH|FUA|DISCARD|MARK|METADATA" names of
+ * @flags joined by '|' into @buf (@len bytes; "NONE" for 0, unknown bits
+ * as 0x..).  Returns @buf.
+ */
+char *e4_wlog_flags_string(uint64_t flags, char *buf, size_t len);
+
+/*
+ * e4_wlog_read_data() - read @len bytes of entry @e's data, from byte
+ * @off of that data, into @buf.  Returns 0, EXT2_ET_INVALID_ARGUMENT
+ * (past its data, or an entry without data) or io errors.
+ */
+errcode_t e4_wlog_read_data(e4_wlog_t log, const struct e4_wlog_entry *e,
+			    uint64_t off, void *buf, size_t len);
+
+
+/* ---- wlog_io.c: the device at a point of the log, as an io_manager ------ */
+
+/*
+ * A write-log device serves the logged device as it was at point P: every
+ * sector's content is that of the newest entry 0..P that wrote it (read
+ * from the log file), zeros when that newest entry is a DISCARD (what the
+ * loop devices and thin devices used to record logs do; dm-log-writes'
+ * own replay-log does the same when the replay device cannot discard),
+ * and the BASE channel's content for sectors no entry 0..P touched.
+ * Nothing is copied: an index maps every written sector to the sorted
+ * list of entries that wrote it (4 bytes per written sector plus a hash
+ * slot), DISCARDs are kept as ranges.  Memory is bounded by the log's
+ * data, not by the device size.  Moving P costs nothing (reads look up
+ * the newest entry <= P).  Read-only: writes fail with E4_ERR_READ_ONLY.
+ *
+ * libext2fs opens channels by name: e4_wlog_dev_name() is
+ * "e4wlog:0x<address>" (checked against a magic number on open, no global
+ * registry); open it with e4_wlog_io_manager.  Several channels may be
+ * open on one device at once, each with its own block size; all see the
+ * device's current point.
+ */
+struct e4_wlog_dev;
+typedef struct e4_wlog_dev *e4_wlog_dev_t;
+
+extern io_manager e4_wlog_io_manager;
+
+/* What served a sector at a point (e4_wlog_dev_latest()). */
+enum e4_wlog_src {
+	E4_WLOG_SRC_BASE = 0,	/* no entry 0..P touched it */
+	E4_WLOG_SRC_WRITE,	/* written by entry *@entry */
+	E4_WLOG_SRC_DISCARD,	/* discarded by entry *@entry: zeros */
+};
+
+/*
+ * e4_wlog_dev_create() - a device over @base (an open channel on BASE,
+ * not owned, used with the log's sector size as its block size; it must
+ * stay open and is not to be shared) of @dev_bytes bytes, with the
+ * entries of @log (not owned; checked to lie inside the device, see
+ * e4_wlog_check_device()) indexed.  Its point starts at -1 (BASE).
+ * Returns 0, E4_ERR_WLOG_PAST_DEVICE, EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_wlog_dev_create(e4_wlog_t log, io_channel base,
+			     uint64_t dev_bytes, e4_wlog_dev_t *ret);
+
+/* e4_wlog_dev_free() - release @d (NULL is fine); close its channels
+ * first. */
+void e4_wlog_dev_free(e4_wlog_dev_t d);
+
+/* e4_wlog_dev_name() - the device name for ext2fs_open2() and
+ * io_manager->open() with e4_wlog_io_manager. */
+const char *e4_wlog_dev_name(e4_wlog_dev_t d);
+
+/*
+ * e4_wlog_dev_set_point() - serve the device at point @point (-1: BASE;
+ * else 0 .. nr_entries - 1) from now on, on every channel open on @d.
+ * Returns 0 or EXT2_ET_INVALID_ARGUMENT.  Channels keep no cache, so no
+ * flush is needed; an ext2_filsys open on it does cache (inodes, bitmaps,
+ * group descriptors): reopen it.
+ */
+errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point);
+
+/* e4_wlog_dev_log() - the log @d serves. */
+e4_wlog_t e4_wlog_dev_log(e4_wlog_dev_t d);
+
+/* e4_wlog_dev_point() - the current point of @d. */
+int64_t e4_wlog_dev_point(e4_wlog_dev_t d);
+
+/* e4_wlog_dev_size() - the device size in bytes. */
+uint64_t e4_wlog_dev_size(e4_wlog_dev_t d);
+
+/*
+ * e4_wlog_dev_latest() - what served sector @sector (log sectors) at point
+ * @point (any point, not only the current one): enum e4_wlog_src, with
+ * *@entry set to the entry for WRITE and DISCARD.  O(log of the writes of
+ * that sector + the DISCARDs overlapping it).
+ */
+int e4_wlog_dev_latest(e4_wlog_dev_t d, uint64_t sector, int64_t point,
+		       int64_t *entry);
+
+/*
+ * e4_wlog_dev_first_write() - the first entry E with @after < E < @before
+ * that wrote or discarded sector @sector (a DISCARD writes zeros here), or
+ * -1.
+ */
+int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
+				int64_t after, int64_t before);
+
+/*
+ * e4_wlog_dev_read() - @len bytes at byte @off of the device at its
+ * current point into @buf (any alignment).  Returns 0,
+ * EXT2_ET_SHORT_READ (past the device) or io errors.
+ */
+errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
+			   uint64_t len);
+
+/* ---- wlog_check.c: alloc-on-commit ordering over a write log ------------ */
+
+/* Kinds of write-log findings. */
+enum e4_wlog_kind {
+	E4_WLOG_STALE = 0,	/* state at a point: an initialized block of a
+				 * regular file that no entry up to the point
+				 * wrote since it last became free */
+	E4_WLOG_NO_DATA,	/* I/O order: a block the transaction newly
+				 * maps had no data write before its commit
+				 * write (since it last became free) */
+	E4_WLOG_NO_FLUSH,	/* I/O order: its data write and the commit
+				 * write have no FLUSH between them (and the
+				 * commit write carries no PREFLUSH) */
+	E4_WLOG_UNRECOVERABLE,	/* the kernel's recovery of the point's
+				 * journal fails: the state is lost */
+	E4_WLOG_NKINDS,
+};
+
+/* One finding: a run of @len blocks (lblk.., pblk..) of inode @ino. */
+struct e4_wlog_finding {
+	int		kind;		/* enum e4_wlog_kind */
+	int		permitted;	/* a note: data=writeback given, which
+					 * promises no data ordering */
+	int		has_tid;	/* 0: the mapping's transaction is not
+					 * known (e.g. committed before BASE) */
+	uint32_t	tid;		/* the transaction that mapped it */
+	ext2_ino_t	ino;
+	uint32_t	generation;	/* i_generation */
+	blk64_t		lblk, pblk, len;	/* fs blocks */
+	int		conversion;	/* unwritten -> written */
+	int64_t		data_entry;	/* I/O order: the data write found
+					 * (the last of the block's sectors'
+					 * first writes), -1 never */
+	int64_t		commit_entry;	/* I/O order: the commit write */
+	int64_t		point;		/* the point it is reported at */
+	char		*path;		/* in the point's state, or NULL */
+};
+
+/* One persistence point checked. */
+struct e4_wlog_point {
+	uint64_t	entry;
+	const char	*mark;		/* label of the last MARK at or before
+					 * the entry, or NULL (the log's) */
+	uint32_t	*tids;		/* committed tids its recovery
+					 * replays */
+	size_t		ntids;
+	size_t		first_f, nf;	/* its findings in rep->f */
+	uint64_t	blocks;		/* initialized regular-file blocks
+					 * checked */
+	errcode_t	fail;		/* the kernel's recovery fails (the
+					 * scan's fail code), or 0 */
+};
+
+/* One commit write found in the log. */
+struct e4_wlog_txn {
+	uint32_t	tid;
+	uint64_t	commit_entry;
+	int		committed;	/* replayable at the commit write:
+					 * checked */
+	uint64_t	new_blocks;	/* newly mapped initialized blocks */
+	uint64_t	conversions;	/* of those: unwritten -> written */
+	uint64_t	released;	/* blocks it frees (bitmap 1 -> 0) */
+	uint64_t	violations;	/* I/O-order violation blocks */
+};
+
+struct e4_wlog_check_opts {
+	int		data_mode;	/* enum e4_data_mode; AUTO: journaled
+					 * file data means journal, else
+					 * ordered is assumed */
+	int		marks;		/* MARK entries are points too */
+};
+
+struct e4_wlog_report {
+	int		data_mode;	/* resolved enum e4_data_mode */
+	int		data_mode_src;	/* enum e4_data_mode_src */
+	struct e4_wlog_point *points;
+	size_t		npoints;
+	struct e4_wlog_txn *txns;	/* in log order */
+	size_t		ntxns;
+	struct e4_wlog_finding *f;	/* by point, then tid, inode, lblk */
+	size_t		nf;
+	uint64_t	violations;	/* violation findings (runs) */
+	uint64_t	violation_blocks;
+	uint64_t	notes;		/* permitted findings */
+	uint64_t	unrecoverable;	/* points whose recovery fails */
+	uint64_t	states_opened;	/* replayed states read */
+	char		warnings[8][200];
+	int		nwarnings;
+};
+
+/*
+ * e4_wlog_check() - check alloc-on-commit ordering over the whole log of
+ * write-log device @d (wlog_io.c; its point is moved and left at the
+ * last entry).  Commit writes are the write entries that put a jbd2
+ * commit block (magic, type 2) into the journal area of BASE's journal.
+ * (1) I/O order, at each commit write C of tid T (T committed in the
+ * device at C): T's new initialized mappings of regular files (new
+ * allocations and unwritten -> written conversions, found by the ordering
+ * check, e4_order_check(), on the states before and after T) must each
+ * have, for every sector, a write or DISCARD after the block last became
+ * free (the commit write of the transaction that freed it: bitmap 1 -> 0,
+ * or BASE when free in BASE) and before C, and a FLUSH entry between the
+ * last of those and C, or C itself carries FLUSH (PREFLUSH); a block
+ * logged in the journal (data=journal) needs neither.  Reported at the
+ * first persistence point at or after C.  (2) At each persistence point P
+ * (FLUSH or FUA; with opts->marks also MARK), the state recovery gives
+ * (every committed transaction replayed, in memory: overlay_io.c): an
+ * initialized block of a regular file that was not so mapped in BASE must
+ * be replayed from the journal or have every sector written (or
+ * discarded) by an entry up to P after it last became free.  With an
+ * explicit data=writeback both are notes.  A point whose journal the
+ * kernel refuses is reported (E4_WLOG_UNRECOVERABLE).  Nothing is written.
+ * On success *@ret is the report (e4_wlog_report_free()).
+ * Returns 0, E4_ERR_NO_JOURNAL (BASE has no internal journal),
+ * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors on a state
+ * that cannot be read.
+ */
+errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
+			struct e4_wlog_report **ret);
+
+/* e4_wlog_report_free() - release @rep (NULL is fine). */
+void e4_wlog_report_free(struct e4_wlog_report *rep);
+
+/* e4_wlog_kind_name() - "stale", "no-data-write", "no-flush",
+ * "unrecoverable"; with @permitted the first three end "-permitted". */
+const char *e4_wlog_kind_name(int kind, int permitted);
+
+#endif /* E4_WLOG_H */

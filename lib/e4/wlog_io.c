@@ -1,0 +1,539 @@
+/*
+ * wlog_io.c --- the "e4wlog" io_manager: a read-only view of a logged
+ * device at point P of its dm-log-writes log (wlog.c), stacked on a BASE
+ * channel it is given: each sector comes from the newest entry 0..P that
+ * wrote it (read from the log file), reads as zeros when that newest entry
+ * is a DISCARD, and comes from BASE when no entry 0..P touched it.
+ *
+ * Index: an open-addressing hash from written sector to the sorted list
+ * of the entries that wrote it; DISCARD ranges sorted by start with a
+ * prefix maximum of their ends.  Built once; the point moves for free.
+ *
+ * Channel naming as overlay_io.c and mem_io.c: "e4wlog:0x<address>",
+ * checked against a magic number, no global registry.
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e4_int.h"
+
+#define E4_WLOG_DEV_MAGIC	0x4534776c6f67ULL
+
+struct hslot {
+	uint64_t	key;		/* sector + 1; 0 = empty */
+	uint32_t	start, count;	/* into hist[] */
+};
+
+struct dis {
+	uint64_t	start, end;	/* sectors [start, end) */
+	uint32_t	entry;
+};
+
+struct e4_wlog_dev {
+	uint64_t	magic;
+	e4_wlog_t	log;
+	io_channel	base;
+	uint64_t	dev_bytes;
+	uint64_t	ss;		/* sector size, bytes */
+	int64_t		point;
+	struct hslot	*h;
+	uint64_t	hmask;
+	uint32_t	*hist;		/* write entries per sector, sorted */
+	uint64_t	nhist;
+	struct dis	*dis;
+	uint64_t	*dismax;	/* prefix max of dis[].end */
+	size_t		ndis;
+	unsigned char	*bounce;	/* one sector */
+	char		name[48];
+};
+
+static uint64_t hash_sector(uint64_t s)
+{
+	s *= 0x9e3779b97f4a7c15ULL;
+	return s ^ (s >> 31);
+}
+
+static struct hslot *slot_find(const struct e4_wlog_dev *d, uint64_t sector)
+{
+	uint64_t i;
+
+	if (!d->h)
+		return NULL;
+	for (i = hash_sector(sector) & d->hmask; d->h[i].key;
+	     i = (i + 1) & d->hmask)
+		if (d->h[i].key == sector + 1)
+			return &d->h[i];
+	return NULL;
+}
+
+static struct hslot *slot_get(struct e4_wlog_dev *d, uint64_t sector)
+{
+	uint64_t i;
+
+	for (i = hash_sector(sector) & d->hmask; d->h[i].key;
+	     i = (i + 1) & d->hmask)
+		if (d->h[i].key == sector + 1)
+			return &d->h[i];
+	d->h[i].key = sector + 1;
+	return &d->h[i];
+}
+
+static int dis_cmp(const void *a, const void *b)
+{
+	const struct dis *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+static errcode_t build_index(struct e4_wlog_dev *d)
+{
+	e4_wlog_t log = d->log;
+	uint64_t i, s, total = 0, cap, pos;
+	size_t nd = 0;
+	errcode_t retval;
+
+	if (log->nr_entries > UINT32_MAX)
+		return EXT2_ET_INVALID_ARGUMENT;
+	for (i = 0; i < log->nr_entries; i++) {
+		const struct e4_wlog_entry *e = &log->ents[i];
+
+		if (!e->nr_sectors)
+			continue;
+		if (e->flags & E4_WLOG_DISCARD)
+			nd++;
+		else
+			total += e->nr_sectors;
+	}
+	if (nd) {
+		retval = ext2fs_get_array(nd, sizeof(*d->dis), &d->dis);
+		if (!retval)
+			retval = ext2fs_get_array(nd, sizeof(*d->dismax),
+						  &d->dismax);
+		if (retval)
+			return retval;
+	}
+	if (total) {
+		for (cap = 16; cap < 2 * total; cap <<= 1)
+			;
+		retval = ext2fs_get_arrayzero(cap, sizeof(*d->h), &d->h);
+		if (!retval)
+			retval = ext2fs_get_array(total, sizeof(*d->hist),
+						  &d->hist);
+		if (retval)
+			return retval;
+		d->hmask = cap - 1;
+	}
+	/* Count the writes of each sector, then lay the lists out. */
+	for (i = 0; i < log->nr_entries; i++) {
+		const struct e4_wlog_entry *e = &log->ents[i];
+
+		if (!e->nr_sectors)
+			continue;
+		if (e->flags & E4_WLOG_DISCARD) {
+			d->dis[d->ndis].start = e->sector;
+			d->dis[d->ndis].end = e->sector + e->nr_sectors;
+			d->dis[d->ndis++].entry = (uint32_t)i;
+			continue;
+		}
+		for (s = 0; s < e->nr_sectors; s++)
+			slot_get(d, e->sector + s)->count++;
+	}
+	for (i = 0, pos = 0; total && i <= d->hmask; i++)
+		if (d->h[i].key) {
+			d->h[i].start = (uint32_t)pos;
+			pos += d->h[i].count;
+			d->h[i].count = 0;
+		}
+	d->nhist = pos;
+	for (i = 0; i < log->nr_entries; i++) {
+		const struct e4_wlog_entry *e = &log->ents[i];
+
+		if (!e->nr_sectors || (e->flags & E4_WLOG_DISCARD))
+			continue;
+		for (s = 0; s < e->nr_sectors; s++) {
+			struct hslot *h = slot_find(d, e->sector + s);
+
+			d->hist[h->start + h->count++] = (uint32_t)i;
+		}
+	}
+	if (d->ndis > 1)
+		qsort(d->dis, d->ndis, sizeof(*d->dis), dis_cmp);
+	for (i = 0; i < d->ndis; i++)
+		d->dismax[i] = (i && d->dismax[i - 1] > d->dis[i].end) ?
+			d->dismax[i - 1] : d->dis[i].end;
+	return 0;
+}
+
+errcode_t e4_wlog_dev_create(e4_wlog_t log, io_channel base,
+			     uint64_t dev_bytes, e4_wlog_dev_t *ret)
+{
+	e4_wlog_dev_t d;
+	errcode_t retval;
+
+	*ret = NULL;
+	retval = e4_wlog_check_device(log, dev_bytes, NULL);
+	if (retval)
+		return retval;
+	retval = ext2fs_get_memzero(sizeof(*d), &d);
+	if (retval)
+		return retval;
+	d->magic = E4_WLOG_DEV_MAGIC;
+	d->log = log;
+	d->base = base;
+	d->dev_bytes = dev_bytes;
+	d->ss = log->sectorsize;
+	d->point = -1;
+	retval = io_channel_set_blksize(base, (int)d->ss);
+	if (!retval)
+		retval = ext2fs_get_mem(d->ss, &d->bounce);
+	if (!retval)
+		retval = build_index(d);
+	if (retval) {
+		e4_wlog_dev_free(d);
+		return retval;
+	}
+	snprintf(d->name, sizeof(d->name), "e4wlog:%p", (void *)d);
+	*ret = d;
+	return 0;
+}
+
+void e4_wlog_dev_free(e4_wlog_dev_t d)
+{
+	if (!d)
+		return;
+	d->magic = 0;
+	ext2fs_free_mem(&d->h);
+	ext2fs_free_mem(&d->hist);
+	ext2fs_free_mem(&d->dis);
+	ext2fs_free_mem(&d->dismax);
+	ext2fs_free_mem(&d->bounce);
+	ext2fs_free_mem(&d);
+}
+
+const char *e4_wlog_dev_name(e4_wlog_dev_t d)
+{
+	return d->name;
+}
+
+errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point)
+{
+	if (point < -1 || (point >= 0 && (uint64_t)point >= d->log->nr_entries))
+		return EXT2_ET_INVALID_ARGUMENT;
+	d->point = point;
+	return 0;
+}
+
+e4_wlog_t e4_wlog_dev_log(e4_wlog_dev_t d)
+{
+	return d->log;
+}
+
+int64_t e4_wlog_dev_point(e4_wlog_dev_t d)
+{
+	return d->point;
+}
+
+uint64_t e4_wlog_dev_size(e4_wlog_dev_t d)
+{
+	return d->dev_bytes;
+}
+
+/* Newest write of @sector at or before @point, or -1. */
+static int64_t latest_write(const struct e4_wlog_dev *d, uint64_t sector,
+			    int64_t point)
+{
+	const struct hslot *h = slot_find(d, sector);
+	const uint32_t *l;
+	uint32_t lo = 0, hi;
+
+	if (!h || point < 0)
+		return -1;
+	l = d->hist + h->start;
+	hi = h->count;
+	while (lo < hi) {	/* first element > point */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if ((int64_t)l[mid] <= point)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (int64_t)l[lo - 1] : -1;
+}
+
+/* Index of the first discard with start >= @s. */
+static size_t dis_upper(const struct e4_wlog_dev *d, uint64_t s)
+{
+	size_t lo = 0, hi = d->ndis;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->dis[mid].start < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Newest discard covering @sector at or before @point, or -1. */
+static int64_t latest_discard(const struct e4_wlog_dev *d, uint64_t sector,
+			      int64_t point)
+{
+	size_t i = dis_upper(d, sector + 1);
+	int64_t best = -1;
+
+	while (i > 0 && d->dismax[i - 1] > sector) {
+		const struct dis *x = &d->dis[--i];
+
+		if (x->end > sector && (int64_t)x->entry <= point &&
+		    (int64_t)x->entry > best)
+			best = x->entry;
+	}
+	return best;
+}
+
+int e4_wlog_dev_latest(e4_wlog_dev_t d, uint64_t sector, int64_t point,
+		       int64_t *entry)
+{
+	int64_t w = latest_write(d, sector, point);
+	int64_t x = d->ndis ? latest_discard(d, sector, point) : -1;
+
+	if (w < 0 && x < 0)
+		return E4_WLOG_SRC_BASE;
+	if (x > w) {
+		*entry = x;
+		return E4_WLOG_SRC_DISCARD;
+	}
+	*entry = w;
+	return E4_WLOG_SRC_WRITE;
+}
+
+int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
+				int64_t after, int64_t before)
+{
+	const struct hslot *h = slot_find(d, sector);
+	int64_t best = -1;
+	size_t i;
+
+	if (h) {
+		const uint32_t *l = d->hist + h->start;
+		uint32_t lo = 0, hi = h->count;
+
+		while (lo < hi) {	/* first element > after */
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if ((int64_t)l[mid] <= after)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < h->count && (int64_t)l[lo] < before)
+			best = l[lo];
+	}
+	for (i = dis_upper(d, sector + 1);
+	     i > 0 && d->dismax[i - 1] > sector;) {
+		const struct dis *x = &d->dis[--i];
+
+		if (x->end > sector && (int64_t)x->entry > after &&
+		    (int64_t)x->entry < before &&
+		    (best < 0 || (int64_t)x->entry < best))
+			best = x->entry;
+	}
+	return best;
+}
+
+/*
+ * Sectors [@s0, @s0 + @n) at the current point into @buf: runs of one
+ * source are read at once (BASE runs from the base channel, runs of one
+ * entry from the log file, discarded runs zeroed).
+ */
+static errcode_t read_sectors(struct e4_wlog_dev *d, uint64_t s0, uint64_t n,
+			      unsigned char *buf)
+{
+	struct dis *near = NULL;
+	size_t nnear = 0, i;
+	uint64_t s, run;
+	errcode_t retval = 0;
+
+	/* The discards overlapping the range, at or before the point. */
+	if (d->ndis && d->point >= 0) {
+		for (i = dis_upper(d, s0 + n); i > 0 &&
+		     d->dismax[i - 1] > s0; ) {
+			const struct dis *x = &d->dis[--i];
+
+			if (x->end > s0 && (int64_t)x->entry <= d->point)
+				nnear++;
+		}
+		if (nnear) {
+			retval = ext2fs_get_array(nnear, sizeof(*near), &near);
+			if (retval)
+				return retval;
+			nnear = 0;
+			for (i = dis_upper(d, s0 + n); i > 0 &&
+			     d->dismax[i - 1] > s0; ) {
+				const struct dis *x = &d->dis[--i];
+
+				if (x->end > s0 && (int64_t)x->entry <=
+				    d->point)
+					near[nnear++] = *x;
+			}
+		}
+	}
+	for (s = s0; s < s0 + n && !retval; s += run) {
+		int64_t w = latest_write(d, s, d->point), x = -1, w2, x2;
+		int src;
+
+		for (i = 0; i < nnear; i++)
+			if (near[i].start <= s && s < near[i].end &&
+			    (int64_t)near[i].entry > x)
+				x = near[i].entry;
+		src = x > w ? E4_WLOG_SRC_DISCARD :
+			w >= 0 ? E4_WLOG_SRC_WRITE : E4_WLOG_SRC_BASE;
+		/* Extend the run while the next sector has the same source
+		 * (the same entry, for writes: contiguous in the log). */
+		for (run = 1; s + run < s0 + n; run++) {
+			uint64_t t = s + run;
+			int src2;
+
+			w2 = latest_write(d, t, d->point);
+			x2 = -1;
+			for (i = 0; i < nnear; i++)
+				if (near[i].start <= t && t < near[i].end &&
+				    (int64_t)near[i].entry > x2)
+					x2 = near[i].entry;
+			src2 = x2 > w2 ? E4_WLOG_SRC_DISCARD :
+				w2 >= 0 ? E4_WLOG_SRC_WRITE :
+				E4_WLOG_SRC_BASE;
+			if (src2 != src ||
+			    (src == E4_WLOG_SRC_WRITE && w2 != w))
+				break;
+		}
+		if (src == E4_WLOG_SRC_DISCARD) {
+			memset(buf + (s - s0) * d->ss, 0, run * d->ss);
+		} else if (src == E4_WLOG_SRC_WRITE) {
+			const struct e4_wlog_entry *e = &d->log->ents[w];
+
+			retval = e4_wlog_read_data(d->log, e,
+						   (s - e->sector) * d->ss,
+						   buf + (s - s0) * d->ss,
+						   run * d->ss);
+		} else {
+			if (d->base->block_size != (int)d->ss)
+				retval = io_channel_set_blksize(d->base,
+								(int)d->ss);
+			if (!retval)
+				retval = io_channel_read_blk64(d->base, s,
+					(int)run, buf + (s - s0) * d->ss);
+		}
+	}
+	ext2fs_free_mem(&near);
+	return retval;
+}
+
+errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
+			   uint64_t len)
+{
+	unsigned char *out = buf;
+	uint64_t ss = d->ss, s, head, n;
+	errcode_t retval;
+
+	if (off > d->dev_bytes || len > d->dev_bytes - off)
+		return EXT2_ET_SHORT_READ;
+	while (len) {
+		s = off / ss;
+		head = off % ss;
+		if (head || len < ss) {	/* a partial sector */
+			n = ss - head < len ? ss - head : len;
+			retval = read_sectors(d, s, 1, d->bounce);
+			if (retval)
+				return retval;
+			memcpy(out, d->bounce + head, n);
+		} else {
+			n = len / ss * ss;
+			/* Bounded chunks keep the run arrays small. */
+			if (n > (1U << 24))
+				n = 1U << 24;
+			retval = read_sectors(d, s, n / ss, out);
+			if (retval)
+				return retval;
+		}
+		out += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ---- the io_manager --------------------------------------------------- */
+
+static errcode_t wl_open(const char *name, int flags, io_channel *channel)
+{
+	void *ptr = NULL;
+	e4_wlog_dev_t d;
+
+	if (!name || sscanf(name, "e4wlog:%p", &ptr) != 1 || !ptr)
+		return EXT2_ET_BAD_DEVICE_NAME;
+	d = ptr;
+	if (d->magic != E4_WLOG_DEV_MAGIC)
+		return EXT2_ET_BAD_DEVICE_NAME;
+	if (flags & IO_FLAG_RW)
+		return E4_ERR_READ_ONLY;
+	return e4_chan_new(e4_wlog_io_manager, name, d, channel);
+}
+
+static errcode_t wl_close(io_channel channel)
+{
+	e4_chan_put(channel);
+	return 0;
+}
+
+static errcode_t wl_set_blksize(io_channel channel, int blksize)
+{
+	if (blksize <= 0)
+		return EXT2_ET_INVALID_ARGUMENT;
+	channel->block_size = blksize;
+	return 0;
+}
+
+static errcode_t wl_read_blk64(io_channel channel, unsigned long long block,
+			       int count, void *data)
+{
+	uint64_t size = count < 0 ? (uint64_t)-(int64_t)count :
+		(uint64_t)count * channel->block_size;
+
+	return e4_wlog_dev_read(channel->private_data,
+				block * (uint64_t)channel->block_size, data,
+				size);
+}
+
+static errcode_t wl_read_blk(io_channel channel, unsigned long block,
+			     int count, void *data)
+{
+	return wl_read_blk64(channel, block, count, data);
+}
+
+static struct struct_io_manager struct_wlog_manager = {
+	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
+	.name		= "e4tools write-log device I/O manager",
+	.open		= wl_open,
+	.close		= wl_close,
+	.set_blksize	= wl_set_blksize,
+	.read_blk	= wl_read_blk,
+	.write_blk	= e4_ro_write_blk,
+	.flush		= e4_ro_flush,
+	.write_byte	= e4_ro_write_byte,
+	.set_option	= e4_ro_set_option,
+	.read_blk64	= wl_read_blk64,
+	.write_blk64	= e4_ro_write_blk64,
+};
+
+io_manager e4_wlog_io_manager = &struct_wlog_manager;

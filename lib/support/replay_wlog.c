@@ -1,0 +1,712 @@
+/*
+ * replay_wlog.c --- `e4replay --write-log=LOG` and e4debug's wlog_*
+ * commands: list a dm-log-writes log (--list), give the device at one of
+ * its points with its journal replayed (--at, through replay_run.c), and
+ * check alloc-on-commit ordering at every persistence point
+ * (--check-order).  Option checks, flow and output; the work is libe4's
+ * (wlog.c, wlog_io.c, wlog_check.c).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <et/com_err.h>
+
+#include "e4.h"
+#include "json.h"
+#include "open.h"
+#include "options.h"
+#include "parse.h"
+#include "replay.h"
+#include "wlog.h"
+
+/* ---- opening ----------------------------------------------------------- */
+
+void e4s_wlog_close(struct e4s_wlog_input *in)
+{
+	e4_wlog_dev_free(in->dev);
+	if (in->base)
+		io_channel_close(in->base);
+	e4_wlog_close(in->log);
+	memset(in, 0, sizeof(*in));
+}
+
+errcode_t e4s_wlog_open(const char *pname, const char *log_path,
+			const char *base_path, struct e4s_wlog_input *in)
+{
+	io_manager mgr = unix_io_manager;
+	const char *name = base_path;
+	uint64_t bad = (uint64_t)-1;
+	blk64_t bytes;
+	errcode_t retval;
+
+	memset(in, 0, sizeof(*in));
+	in->log_path = log_path;
+	in->base_path = base_path;
+	retval = e4_wlog_open(log_path, unix_io_manager, &in->log, &bad);
+	if (retval) {
+		if (bad == (uint64_t)-1)
+			com_err(pname, retval, "in write log %s", log_path);
+		else
+			com_err(pname, retval, "in write log %s, entry %llu",
+				log_path, (unsigned long long)bad);
+		return retval;
+	}
+	retval = ext2fs_get_device_size2(base_path, 1, &bytes);
+	if (retval) {
+		com_err(pname, retval, "while reading the size of %s",
+			base_path);
+		goto fail;
+	}
+	retval = e4s_fault_wrap(pname, 0, base_path, &mgr, &name);
+	if (!retval)
+		retval = mgr->open(name, 0, &in->base);
+	if (retval) {
+		com_err(pname, retval, "while opening %s", base_path);
+		goto fail;
+	}
+	retval = e4_wlog_check_device(in->log, bytes, &bad);
+	if (retval) {
+		const struct e4_wlog_entry *e = &in->log->ents[bad];
+
+		com_err(pname, retval, "in write log %s, entry %llu (sectors "
+			"%llu-%llu of %u bytes; %s has %llu)", log_path,
+			(unsigned long long)bad,
+			(unsigned long long)e->sector,
+			(unsigned long long)(e->sector + e->nr_sectors - 1),
+			in->log->sectorsize, base_path,
+			(unsigned long long)(bytes / in->log->sectorsize));
+		goto fail;
+	}
+	retval = e4_wlog_dev_create(in->log, in->base, bytes, &in->dev);
+	if (retval) {
+		com_err(pname, retval, "while indexing write log %s",
+			log_path);
+		goto fail;
+	}
+	return 0;
+fail:
+	e4s_wlog_close(in);
+	return retval;
+}
+
+/* ---- --list ------------------------------------------------------------ */
+
+static void print_log_json(struct e4s_json *js, const struct e4s_wlog_input *in)
+{
+	const struct e4_wlog *l = in->log;
+
+	e4s_json_obj_begin(js, "log");
+	e4s_json_str(js, "path", in->log_path);
+	e4s_json_str(js, "base", in->base_path);
+	e4s_json_u64(js, "sectorsize", l->sectorsize);
+	e4s_json_u64(js, "nr_entries", l->nr_entries);
+	e4s_json_u64(js, "writes", l->nwrites);
+	e4s_json_u64(js, "flushes", l->nflush);
+	e4s_json_u64(js, "fua", l->nfua);
+	e4s_json_u64(js, "discards", l->ndiscard);
+	e4s_json_u64(js, "marks", l->nmark);
+	e4s_json_u64(js, "metadata", l->nmeta);
+	e4s_json_u64(js, "written_bytes", l->written_bytes);
+	e4s_json_u64(js, "device_bytes", e4_wlog_dev_size(in->dev));
+	e4s_json_u64(js, "ignored_bytes", l->extra_bytes);
+	e4s_json_obj_end(js);
+}
+
+static void print_flags_json(struct e4s_json *js, uint64_t flags)
+{
+	static const char *names[] = { "FLUSH", "FUA", "DISCARD", "MARK",
+				       "METADATA" };
+	unsigned int b;
+
+	e4s_json_arr_begin(js, "flags");
+	for (b = 0; b < 5; b++)
+		if (flags & (1ULL << b))
+			e4s_json_str(js, NULL, names[b]);
+	e4s_json_arr_end(js);
+}
+
+void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
+			      int marks)
+{
+	const struct e4_wlog *l = in->log;
+	uint64_t i, npoints = 0;
+	char fl[64];
+
+	for (i = 0; i < l->nr_entries; i++)
+		npoints += e4_wlog_is_point(&l->ents[i], marks);
+	if (json) {
+		struct e4s_json js;
+
+		e4s_json_init(&js, stdout);
+		e4s_json_obj_begin(&js, NULL);
+		print_log_json(&js, in);
+		e4s_json_arr_begin(&js, "entries");
+		for (i = 0; i < l->nr_entries; i++) {
+			const struct e4_wlog_entry *e = &l->ents[i];
+
+			e4s_json_obj_begin(&js, NULL);
+			e4s_json_u64(&js, "entry", i);
+			print_flags_json(&js, e->flags);
+			e4s_json_u64(&js, "sector", e->sector);
+			e4s_json_u64(&js, "nr_sectors", e->nr_sectors);
+			if (e->mark)
+				e4s_json_str(&js, "mark", e->mark);
+			e4s_json_bool(&js, "point", e4_wlog_is_point(e, marks));
+			e4s_json_obj_end(&js);
+		}
+		e4s_json_arr_end(&js);
+		e4s_json_arr_begin(&js, "points");
+		for (i = 0; i < l->nr_entries; i++)
+			if (e4_wlog_is_point(&l->ents[i], marks))
+				e4s_json_u64(&js, NULL, i);
+		e4s_json_arr_end(&js);
+		e4s_json_obj_end(&js);
+		e4s_json_finish(&js);
+		return;
+	}
+	printf("%s: dm-log-writes log of %s: %llu entries, sector size %u; "
+	       "%llu writes (%llu bytes), %llu FLUSH, %llu FUA, %llu DISCARD, "
+	       "%llu MARK, %llu METADATA; %llu persistence points%s\n",
+	       in->log_path, in->base_path,
+	       (unsigned long long)l->nr_entries, l->sectorsize,
+	       (unsigned long long)l->nwrites,
+	       (unsigned long long)l->written_bytes,
+	       (unsigned long long)l->nflush, (unsigned long long)l->nfua,
+	       (unsigned long long)l->ndiscard, (unsigned long long)l->nmark,
+	       (unsigned long long)l->nmeta, (unsigned long long)npoints,
+	       marks ? " (FLUSH, FUA and MARK)" : " (FLUSH or FUA)");
+	if (l->extra_bytes)
+		printf("%llu bytes after the last entry ignored (not counted "
+		       "in nr_entries)\n", (unsigned long long)l->extra_bytes);
+	printf("%8s %-22s %12s %10s  %s\n", "entry", "flags", "sector",
+	       "sectors", "mark");
+	for (i = 0; i < l->nr_entries; i++) {
+		const struct e4_wlog_entry *e = &l->ents[i];
+
+		printf("%8llu %-22s %12llu %10llu  %s%s\n",
+		       (unsigned long long)i,
+		       e4_wlog_flags_string(e->flags, fl, sizeof(fl)),
+		       (unsigned long long)e->sector,
+		       (unsigned long long)e->nr_sectors,
+		       e4_wlog_is_point(e, marks) ? "* " : "",
+		       e->mark ? e->mark : "");
+	}
+	printf("(* persistence point: the device with entries 0..N applied "
+	       "is a crash state)\n");
+}
+
+/* ---- --at -------------------------------------------------------------- */
+
+/* Write the device at its point to the new file @path: zero chunks are
+ * skipped (the file stays sparse), then the size is set and synced. */
+static errcode_t write_device(e4_wlog_dev_t d, const char *path)
+{
+	uint64_t size = e4_wlog_dev_size(d), off, n;
+	const size_t chunk = 1 << 20;
+	unsigned char *buf = NULL;
+	errcode_t retval;
+	int fd;
+
+	retval = ext2fs_get_mem(chunk, &buf);
+	if (retval)
+		return retval;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		ext2fs_free_mem(&buf);
+		return errno;
+	}
+	for (off = 0; off < size && !retval; off += n) {
+		n = size - off < chunk ? size - off : chunk;
+		retval = e4_wlog_dev_read(d, off, buf, n);
+		if (!retval && !e4_block_is_zero(buf, n) &&
+		    pwrite(fd, buf, n, off) != (ssize_t)n)
+			retval = errno ? errno : EIO;
+	}
+	if (!retval && ftruncate(fd, size) < 0)
+		retval = errno;
+	if (!retval && fsync(fd) < 0)
+		retval = errno;
+	if (close(fd) < 0 && !retval)
+		retval = errno;
+	ext2fs_free_mem(&buf);
+	return retval;
+}
+
+/*
+ * The point named by @spec: an entry number (decimal or 0x hex, by
+ * lib/support's one number parser) or a MARK label.
+ */
+static errcode_t find_point(const struct e4s_wlog_input *in,
+			    const char *spec, uint64_t *entry)
+{
+	uint64_t v;
+
+	if (e4s_scan_num(spec, strlen(spec), UINT64_MAX, &v) == E4S_NUM_OK) {
+		if (v >= in->log->nr_entries)
+			return E4_ERR_WLOG_NO_SUCH_ENTRY;
+		*entry = v;
+		return 0;
+	}
+	return e4_wlog_find_mark(in->log, spec, entry);
+}
+
+/*
+ * --at: the device at the point, its journal replayed by replay_run.c's
+ * flow: without -o what replay would do (-n) on the device read through
+ * the write-log io_manager; with -o the device written to a new file
+ * (under a temporary name, renamed at the end) and replayed there.
+ */
+static int run_at(const char *prog, const struct e4s_req *r0,
+		  struct e4s_wlog_input *in)
+{
+	struct e4s_req r = *r0;
+	struct e4s_replay run;
+	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
+	ext2_filsys fs = NULL;
+	e4_journal_t j = NULL;
+	uint64_t point;
+	errcode_t retval;
+	char where[4200], tmp[4200];
+	int rc = 0, made = 0;
+	struct stat st;
+
+	retval = find_point(in, r.wlog_at, &point);
+	if (retval) {
+		com_err(prog, retval, "(--at=%s) in write log %s", r.wlog_at,
+			in->log_path);
+		return E4R_EXIT_USAGE;
+	}
+	e4_wlog_dev_set_point(in->dev, (int64_t)point);
+	snprintf(where, sizeof(where), "%s at entry %llu of %s",
+		 in->base_path, (unsigned long long)point, in->log_path);
+	memset(&run, 0, sizeof(run));
+	r.device = r.target = where;
+	if (!r.output) {
+		r.dry_run = 1;
+		retval = ext2fs_open2(e4_wlog_dev_name(in->dev), NULL,
+				      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
+				      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
+				      e4_wlog_io_manager, &fs);
+		if (retval) {
+			com_err(prog, retval, "while opening the file system "
+				"of %s", where);
+			return E4R_EXIT_ERROR;
+		}
+	} else {
+		if (stat(r.output, &st) == 0) {
+			fprintf(stderr, "%s: OUTPUT %s exists; nothing done\n",
+				prog, r.output);
+			return E4R_EXIT_USAGE;
+		}
+		snprintf(tmp, sizeof(tmp), "%s.e4tmp%d", r.output,
+			 (int)getpid());
+		retval = write_device(in->dev, tmp);
+		made = retval != EEXIST;
+		if (retval) {
+			com_err(prog, retval, "while writing %s", tmp);
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
+		r.target = r.output;
+		if (e4s_open_fs(prog, tmp, E4S_OPEN_RW | E4S_OPEN_IGNORE_CSUM,
+				NULL, &fs)) {
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
+	}
+	retval = e4s_open_journal(prog, fs, NULL,
+				  r.output ? E4_JOURNAL_RW : 0, &j);
+	if (retval == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(fs)) {
+		printf("%s: no journal, nothing to replay\n", where);
+	} else if (retval) {
+		com_err(prog, retval, "while opening the journal of %s", where);
+		rc = E4R_EXIT_ERROR;
+	} else {
+		rc = e4s_replay_scan(prog, &r, j, &scan, &plan);
+		if (!rc) {
+			e4s_replay_decide(prog, &r, fs, plan, scan, &run);
+			rc = e4s_replay_run(prog, &r, fs, plan, &run);
+		}
+	}
+	e4s_fc_cleanup(&run);	/* a refusal before e4s_replay_run() */
+	e4_plan_free(plan);
+	e4_jscan_free(scan);
+	if (j)
+		e4_journal_close(j);
+	retval = ext2fs_close_free(&fs);
+	if (retval) {
+		com_err(prog, retval, "while closing %s", r.target);
+		rc |= E4R_EXIT_ERROR;
+	}
+	if (r.output && !(rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))) {
+		if (rename(tmp, r.output) < 0) {
+			com_err(prog, errno, "while renaming %s to %s", tmp,
+				r.output);
+			rc |= E4R_EXIT_ERROR;
+		} else {
+			made = 0;
+		}
+	}
+out:
+	if (made)
+		unlink(tmp);
+	return rc;
+}
+
+/* ---- --check-order ----------------------------------------------------- */
+
+static const char *mode_src[] = {
+	"given", "default mount options", "inferred: file data journaled",
+	"assumed: the mount's data= option is not recorded on disk; see "
+	"--data-mode"
+};
+
+static void print_entry_or_never(int64_t e)
+{
+	if (e < 0)
+		printf("never");
+	else
+		printf("entry %lld", (long long)e);
+}
+
+/* Same stale block run at two points. */
+static int same_run(const struct e4_wlog_finding *a,
+		    const struct e4_wlog_finding *b)
+{
+	return a->kind == b->kind && a->permitted == b->permitted &&
+		a->has_tid == b->has_tid && a->tid == b->tid &&
+		a->ino == b->ino && a->generation == b->generation &&
+		a->lblk == b->lblk && a->pblk == b->pblk && a->len == b->len;
+}
+
+static void print_finding_text(const struct e4_wlog_finding *f,
+			       int64_t last, size_t npoints)
+{
+	if (npoints > 1)
+		printf("  points %lld-%lld (%zu): ", (long long)f->point,
+		       (long long)last, npoints);
+	else
+		printf("  point %lld: ", (long long)f->point);
+	if (f->kind == E4_WLOG_UNRECOVERABLE) {
+		printf("unrecoverable: the kernel's journal recovery fails "
+		       "here\n");
+		return;
+	}
+	if (f->has_tid)
+		printf("tid %u: ", f->tid);
+	else
+		printf("tid ?: ");
+	printf("%s inode %u gen %u", e4_wlog_kind_name(f->kind, f->permitted),
+	       f->ino, f->generation);
+	if (f->path)
+		printf(" (%s)", f->path);
+	printf(" lblk %llu pblk %llu len %llu", (unsigned long long)f->lblk,
+	       (unsigned long long)f->pblk, (unsigned long long)f->len);
+	switch (f->kind) {
+	case E4_WLOG_STALE:
+		printf(": no entry up to the point wrote it since it was "
+		       "last free; stale data exposed%s",
+		       f->has_tid ? "" : " (mapping's transaction unknown)");
+		break;
+	case E4_WLOG_NO_DATA:
+		printf(": %s committed at entry %lld before its data was "
+		       "written (data write: never)",
+		       f->conversion ? "conversion" : "allocation",
+		       (long long)f->commit_entry);
+		break;
+	case E4_WLOG_NO_FLUSH:
+		printf(": data written at ");
+		print_entry_or_never(f->data_entry);
+		printf(", committed at entry %lld with no FLUSH between",
+		       (long long)f->commit_entry);
+		break;
+	}
+	if (f->permitted)
+		printf(" (permitted by data=writeback)");
+	printf("\n");
+}
+
+static void print_check_text(const struct e4s_wlog_input *in,
+			     const struct e4_wlog_report *rep, int verbose)
+{
+	size_t i, np = 0;
+	uint64_t bad_points = 0;
+	char *shown;
+
+	for (i = 0; i < rep->ntxns; i++)
+		np += rep->txns[i].committed;
+	printf("%s: %s + %llu entries; %zu persistence point(s) checked; "
+	       "%zu commit write(s) (%zu checked); data mode %s (%s)\n",
+	       in->log_path, in->base_path,
+	       (unsigned long long)in->log->nr_entries, rep->npoints,
+	       rep->ntxns, np, e4_data_mode_name(rep->data_mode),
+	       mode_src[rep->data_mode_src]);
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		printf("warning: %s\n", rep->warnings[i]);
+	if (verbose) {
+		printf("%10s %12s %7s %7s %9s  %s\n", "tid", "commit entry",
+		       "new", "conv", "released", "violations");
+		for (i = 0; i < rep->ntxns; i++) {
+			const struct e4_wlog_txn *t = &rep->txns[i];
+
+			printf("%10u %12llu %7llu %7llu %9llu  %llu%s\n",
+			       t->tid, (unsigned long long)t->commit_entry,
+			       (unsigned long long)t->new_blocks,
+			       (unsigned long long)t->conversions,
+			       (unsigned long long)t->released,
+			       (unsigned long long)t->violations,
+			       t->committed ? "" : "  (not replayable there)");
+		}
+	}
+	printf("%8s %-24s %-15s %9s %10s\n", "entry", "mark", "committed tids",
+	       "blocks", "violations");
+	for (i = 0; i < rep->npoints; i++) {
+		const struct e4_wlog_point *p = &rep->points[i];
+		char tids[32];
+		uint64_t v = 0;
+		size_t k;
+
+		for (k = 0; k < p->nf; k++)
+			if (!rep->f[p->first_f + k].permitted)
+				v += rep->f[p->first_f + k].len;
+		bad_points += v || p->fail;
+		if (!verbose && !v && !p->nf && !p->fail)
+			continue;
+		if (p->fail)
+			snprintf(tids, sizeof(tids), "unrecoverable");
+		else if (!p->ntids)
+			snprintf(tids, sizeof(tids), "-");
+		else if (p->ntids == 1)
+			snprintf(tids, sizeof(tids), "%u", p->tids[0]);
+		else
+			snprintf(tids, sizeof(tids), "%u-%u (%zu)", p->tids[0],
+				 p->tids[p->ntids - 1], p->ntids);
+		printf("%8llu %-24.24s %-15s %9llu %10llu\n",
+		       (unsigned long long)p->entry, p->mark ? p->mark : "-",
+		       tids, (unsigned long long)p->blocks,
+		       (unsigned long long)v);
+	}
+	if (!verbose)
+		printf("(points without findings not shown; -v shows every "
+		       "point and transaction)\n");
+	if (rep->nf)
+		printf("findings (a stale run found at consecutive points is "
+		       "shown once):\n");
+	shown = calloc(rep->nf ? rep->nf : 1, 1);
+	for (i = 0; i < rep->nf; i++) {
+		const struct e4_wlog_finding *f = &rep->f[i];
+		size_t pi, k, n = 1;
+		int64_t last = f->point;
+
+		if (shown && shown[i])
+			continue;
+		/* Follow it through the next points while it recurs. */
+		for (pi = 0; pi < rep->npoints &&
+		     rep->points[pi].entry != (uint64_t)f->point; pi++)
+			;
+		while (f->kind == E4_WLOG_STALE && shown &&
+		       ++pi < rep->npoints) {
+			const struct e4_wlog_point *p = &rep->points[pi];
+
+			for (k = p->first_f; k < p->first_f + p->nf; k++)
+				if (!shown[k] && same_run(f, &rep->f[k]))
+					break;
+			if (k == p->first_f + p->nf)
+				break;
+			shown[k] = 1;
+			last = p->entry;
+			n++;
+		}
+		print_finding_text(f, last, n);
+	}
+	free(shown);
+	printf("%s: %llu violation(s) (%llu blocks) at %llu point(s), %llu "
+	       "note(s)\n", rep->violations ? "FAIL" : "OK",
+	       (unsigned long long)rep->violations,
+	       (unsigned long long)rep->violation_blocks,
+	       (unsigned long long)bad_points,
+	       (unsigned long long)rep->notes);
+}
+
+static void print_finding_json(struct e4s_json *js,
+			       const struct e4_wlog_finding *f)
+{
+	e4s_json_obj_begin(js, NULL);
+	e4s_json_str(js, "kind", e4_wlog_kind_name(f->kind, f->permitted));
+	e4s_json_bool(js, "violation", !f->permitted);
+	if (f->kind == E4_WLOG_UNRECOVERABLE) {
+		e4s_json_obj_end(js);
+		return;
+	}
+	if (f->has_tid)
+		e4s_json_u64(js, "tid", f->tid);
+	else
+		e4s_json_null(js, "tid");
+	e4s_json_u64(js, "inode", f->ino);
+	e4s_json_u64(js, "generation", f->generation);
+	if (f->path)
+		e4s_json_str(js, "path", f->path);
+	else
+		e4s_json_null(js, "path");
+	e4s_json_u64(js, "lblk", f->lblk);
+	e4s_json_u64(js, "pblk", f->pblk);
+	e4s_json_u64(js, "len", f->len);
+	e4s_json_bool(js, "conversion", f->conversion);
+	if (f->kind != E4_WLOG_STALE) {
+		if (f->data_entry < 0)
+			e4s_json_null(js, "data_entry");
+		else
+			e4s_json_i64(js, "data_entry", f->data_entry);
+		e4s_json_i64(js, "commit_entry", f->commit_entry);
+	}
+	e4s_json_obj_end(js);
+}
+
+static void print_check_json(const struct e4s_wlog_input *in,
+			     const struct e4_wlog_report *rep, int rc)
+{
+	static const char *src[] = { "given", "default_mount_opts",
+				     "inferred", "assumed" };
+	struct e4s_json js;
+	size_t i, k;
+
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	print_log_json(&js, in);
+	e4s_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
+	e4s_json_str(&js, "data_mode_source", src[rep->data_mode_src]);
+	e4s_json_arr_begin(&js, "warnings");
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		e4s_json_str(&js, NULL, rep->warnings[i]);
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "transactions");
+	for (i = 0; i < rep->ntxns; i++) {
+		const struct e4_wlog_txn *t = &rep->txns[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "tid", t->tid);
+		e4s_json_u64(&js, "commit_entry", t->commit_entry);
+		e4s_json_bool(&js, "checked", t->committed);
+		e4s_json_u64(&js, "new_blocks", t->new_blocks);
+		e4s_json_u64(&js, "conversions", t->conversions);
+		e4s_json_u64(&js, "released_blocks", t->released);
+		e4s_json_u64(&js, "violation_blocks", t->violations);
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
+	e4s_json_arr_begin(&js, "points");
+	for (i = 0; i < rep->npoints; i++) {
+		const struct e4_wlog_point *p = &rep->points[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "entry", p->entry);
+		if (p->mark)
+			e4s_json_str(&js, "mark", p->mark);
+		else
+			e4s_json_null(&js, "mark");
+		e4s_json_bool(&js, "recoverable", !p->fail);
+		e4s_json_arr_begin(&js, "committed_tids");
+		for (k = 0; k < p->ntids; k++)
+			e4s_json_u64(&js, NULL, p->tids[k]);
+		e4s_json_arr_end(&js);
+		e4s_json_u64(&js, "blocks_checked", p->blocks);
+		e4s_json_arr_begin(&js, "violations");
+		for (k = 0; k < p->nf; k++)
+			print_finding_json(&js, &rep->f[p->first_f + k]);
+		e4s_json_arr_end(&js);
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
+	e4s_json_u64(&js, "violations", rep->violations);
+	e4s_json_u64(&js, "violation_blocks", rep->violation_blocks);
+	e4s_json_u64(&js, "notes", rep->notes);
+	e4s_json_u64(&js, "unrecoverable_points", rep->unrecoverable);
+	e4s_json_i64(&js, "exit", rc);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
+}
+
+static int run_check(const char *prog, const struct e4s_req *r,
+		     struct e4s_wlog_input *in)
+{
+	struct e4_wlog_check_opts co;
+	struct e4_wlog_report *rep = NULL;
+	errcode_t retval;
+	int rc;
+
+	memset(&co, 0, sizeof(co));
+	co.data_mode = r->order.data_mode;
+	co.marks = r->wlog_marks;
+	retval = e4_wlog_check(in->dev, &co, &rep);
+	if (retval) {
+		com_err(prog, retval, "while checking write log %s over %s",
+			in->log_path, in->base_path);
+		return E4R_EXIT_ERROR;
+	}
+	rc = (rep->violations || rep->unrecoverable) ? E4R_EXIT_CORRUPT : 0;
+	if (r->json)
+		print_check_json(in, rep, rc);
+	else
+		print_check_text(in, rep, r->verbose);
+	e4_wlog_report_free(rep);
+	return rc;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+int e4s_wlog_run(const char *prog, const struct e4s_req *r)
+{
+	struct e4s_wlog_input in;
+	const char *bad = NULL;
+	int modes = r->wlog_list + !!r->wlog_at + r->check_order, rc;
+
+	if (!r->write_log || !*r->write_log || modes != 1) {
+		fprintf(stderr, "%s: --write-log=LOG takes one of --list, "
+			"--at=ENTRY|MARK and --check-order\n", prog);
+		return E4R_EXIT_USAGE;
+	}
+	if (r->output && !r->wlog_at)
+		bad = "-o goes with --at";
+	else if (r->dry_run && (r->output || !r->wlog_at))
+		bad = "-n goes with --at, without -o";
+	else if (r->order_opt_set &&
+		 (!r->check_order || r->order.outside >= 0 ||
+		  r->order.stamped >= 0 || r->order.list_mappings))
+		bad = "--data-mode goes with --check-order; --outside, "
+			"--stamped and --list-mappings do not go with "
+			"--write-log";
+	else if (r->journal_dev || r->undo_file || r->journal_output ||
+		 r->upto_set || r->replay_in_place || r->ignore_fc ||
+		 r->replay_anyway)
+		bad = "-j, -z, --journal-output, --upto, --replay, "
+			"--ignore-fast-commit and --replay-anyway do not go "
+			"with --write-log";
+	else if (r->wlog_marks && r->wlog_at)
+		bad = "--marks goes with --list and --check-order";
+	if (bad) {
+		fprintf(stderr, "%s: %s\n", prog, bad);
+		return E4R_EXIT_USAGE;
+	}
+	if (e4s_wlog_open(prog, r->write_log, r->device, &in))
+		return E4R_EXIT_ERROR;
+	if (r->wlog_list) {
+		e4s_wlog_print_list(&in, r->json, r->wlog_marks);
+		rc = 0;
+	} else if (r->wlog_at) {
+		rc = run_at(prog, r, &in);
+	} else {
+		rc = run_check(prog, r, &in);
+	}
+	e4s_wlog_close(&in);
+	return rc;
+}
