@@ -677,6 +677,61 @@ static void restore_iblocks(unsigned char *buf, __u32 lo, __u16 hi)
 	I(buf)->osd2.linux2.l_i_blocks_hi = hi;
 }
 
+/*
+ * The start both range tags share (ext4_fc_replay_add_range() and
+ * ext4_fc_replay_del_range()): the inode read into r->ibuf and recorded as
+ * modified, i_blocks saved, its extent tree opened into *@h.  *@done is
+ * set when the tag's fate is decided here (no inode: E4_FC_NO_INODE; not
+ * an extent inode, where ext4_find_extent() and the updates fail:
+ * E4_FC_NOT_EXTENT); the caller returns what this returns then.  Else a
+ * nonzero return is a failed ext_open(), for range_end().
+ */
+static errcode_t range_begin(struct fcr *r, struct e4_fc_tag *t, __u32 *blo,
+			     __u16 *bhi, ext2_extent_handle_t *h, int *done)
+{
+	unsigned char *buf = r->ibuf;
+	errcode_t retval;
+
+	*done = 1;
+	*h = NULL;
+	if (fc_iget(r, t->ino, buf)) {
+		fate(r, t, E4_FC_NO_INODE);
+		return 0;
+	}
+	retval = record_modified(r, t->ino);
+	if (retval)
+		return retval;
+	if (!is_extent_inode(buf)) {
+		fate(r, t, E4_FC_NOT_EXTENT);
+		return 0;
+	}
+	save_iblocks(buf, blo, bhi);
+	*done = 0;
+	return ext_open(r, t->ino, buf, h);
+}
+
+/*
+ * The end both range tags share: free @h; on @retval the kernel gives up on
+ * the tag ("goto out; return 0": E4_FC_GAVE_UP, only EXT2_ET_NO_MEMORY is
+ * passed on); else i_blocks restored, the inode written, E4_FC_APPLIED.
+ */
+static errcode_t range_end(struct fcr *r, struct e4_fc_tag *t,
+			   ext2_extent_handle_t h, errcode_t retval,
+			   __u32 blo, __u16 bhi)
+{
+	if (h)
+		ext2fs_extent_free(h);
+	if (retval) {
+		fate(r, t, E4_FC_GAVE_UP);
+		return retval == EXT2_ET_NO_MEMORY ? retval : 0;
+	}
+	restore_iblocks(r->ibuf, blo, bhi);
+	retval = put_inode(r, t->ino, r->ibuf);
+	if (!retval)
+		fate(r, t, E4_FC_APPLIED);
+	return retval;
+}
+
 /* ext4_fc_replay_add_range() */
 static errcode_t replay_add_range(struct fcr *r, struct e4_fc_tag *t)
 {
@@ -688,21 +743,11 @@ static errcode_t replay_add_range(struct fcr *r, struct e4_fc_tag *t)
 	__u32 blo;
 	__u16 bhi;
 	errcode_t retval;
+	int done;
 
-	if (fc_iget(r, t->ino, buf)) {
-		fate(r, t, E4_FC_NO_INODE);
-		return 0;
-	}
-	retval = record_modified(r, t->ino);
-	if (retval)
+	retval = range_begin(r, t, &blo, &bhi, &h, &done);
+	if (done)
 		return retval;
-	if (!is_extent_inode(buf)) {
-		/* ext4_find_extent() and the extent updates fail */
-		fate(r, t, E4_FC_NOT_EXTENT);
-		return 0;
-	}
-	save_iblocks(buf, &blo, &bhi);
-	retval = ext_open(r, t->ino, buf, &h);
 	if (retval)
 		goto out;
 	cur = start;
@@ -736,18 +781,7 @@ static errcode_t replay_add_range(struct fcr *r, struct e4_fc_tag *t)
 	retval = shrink_inode(r, h, EXT2_I_SIZE(I(buf)) >>
 			      EXT2_BLOCK_SIZE_BITS(fs->super));
 out:
-	if (h)
-		ext2fs_extent_free(h);
-	if (retval) {
-		/* the kernel gives up on this tag ("goto out; return 0") */
-		fate(r, t, E4_FC_GAVE_UP);
-		return retval == EXT2_ET_NO_MEMORY ? retval : 0;
-	}
-	restore_iblocks(buf, blo, bhi);
-	retval = put_inode(r, t->ino, buf);
-	if (!retval)
-		fate(r, t, E4_FC_APPLIED);
-	return retval;
+	return range_end(r, t, h, retval, blo, bhi);
 }
 
 /* preset() the tree nodes (index entries' children) libext2fs may free. */
@@ -770,20 +804,11 @@ static errcode_t replay_del_range(struct fcr *r, struct e4_fc_tag *t)
 	__u32 blo;
 	__u16 bhi;
 	errcode_t retval;
+	int done;
 
-	if (fc_iget(r, t->ino, buf)) {
-		fate(r, t, E4_FC_NO_INODE);
-		return 0;
-	}
-	retval = record_modified(r, t->ino);
-	if (retval)
+	retval = range_begin(r, t, &blo, &bhi, &h, &done);
+	if (done)
 		return retval;
-	if (!is_extent_inode(buf)) {
-		fate(r, t, E4_FC_NOT_EXTENT);
-		return 0;
-	}
-	save_iblocks(buf, &blo, &bhi);
-	retval = ext_open(r, t->ino, buf, &h);
 	if (retval)
 		goto out;
 	/*
@@ -820,17 +845,7 @@ static errcode_t replay_del_range(struct fcr *r, struct e4_fc_tag *t)
 		retval = shrink_inode(r, h, EXT2_I_SIZE(I(buf)) >>
 				      EXT2_BLOCK_SIZE_BITS(fs->super));
 out:
-	if (h)
-		ext2fs_extent_free(h);
-	if (retval) {
-		fate(r, t, E4_FC_GAVE_UP);
-		return retval == EXT2_ET_NO_MEMORY ? retval : 0;
-	}
-	restore_iblocks(buf, blo, bhi);
-	retval = put_inode(r, t->ino, buf);
-	if (!retval)
-		fate(r, t, E4_FC_APPLIED);
-	return retval;
+	return range_end(r, t, h, retval, blo, bhi);
 }
 
 /* ext4_ext_clear_bb(): free the blocks of the inode's tree in the bitmap
