@@ -43,6 +43,24 @@ static inline errcode_t grow(void *pptr, size_t *alloc, size_t want,
 	return 0;
 }
 
+/*
+ * Put extent handle @h on the leaf extent that starts at lblk @lblk (fs
+ * blocks) and read it into *@x.  Returns 0, EXT2_ET_EXTENT_NOT_FOUND when
+ * no leaf extent starts there, or libext2fs's extent errors.
+ */
+static inline errcode_t extent_goto_start(ext2_extent_handle_t h,
+					  blk64_t lblk, struct ext2fs_extent *x)
+{
+	errcode_t retval;
+
+	retval = ext2fs_extent_goto2(h, 0, lblk);
+	if (!retval)
+		retval = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, x);
+	if (!retval && x->e_lblk != lblk)
+		retval = EXT2_ET_EXTENT_NOT_FOUND;
+	return retval;
+}
+
 /* qsort()/bsearch() order of blk64_t values. */
 static inline int blk_cmp(const void *a, const void *b)
 {

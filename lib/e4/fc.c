@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 /* Value sizes (fs/ext4/fast_commit.h structures). */
 #define FC_HEAD_LEN		8	/* le32 features, le32 tid */
@@ -202,21 +203,6 @@ struct fcscanner {
 	struct e4_fcscan *fc;
 	size_t		tag_alloc, ev_alloc;
 };
-
-static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 16;
-	errcode_t retval;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
-	if (!retval)
-		*alloc = n;
-	return retval;
-}
 
 static errcode_t stop(struct fcscanner *sc, int why, errcode_t fail,
 		      blk64_t jblk, uint32_t off, const char *fmt, ...)

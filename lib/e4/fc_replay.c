@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "e4.h"
+#include "e4_int.h"
 #include "fc_int.h"
 
 #define EXT_MAX_BLOCKS		0xffffffffULL	/* ext4_extents.h */
@@ -49,21 +50,6 @@
 #define EH_MAGIC		0xF30A
 #define I_BLOCK_OFF		0x28	/* offsetof(struct ext4_inode, i_block) */
 #define I_GENERATION_OFF	0x64	/* offsetof(..., i_generation) */
-
-static errcode_t grow(void *pptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 16;
-	errcode_t retval;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	retval = ext2fs_resize_mem(*alloc * elem, n * elem, pptr);
-	if (!retval)
-		*alloc = n;
-	return retval;
-}
 
 /* ---- bitmaps as the replay's simple paths change them -------------------- */
 
@@ -373,20 +359,6 @@ static int can_merge(const struct ext2fs_extent *x,
 	return x->e_pblk + x->e_len == y->e_pblk;
 }
 
-/* Put @h on the leaf extent starting at @lblk into *@x. */
-static errcode_t goto_start(ext2_extent_handle_t h, blk64_t lblk,
-			    struct ext2fs_extent *x)
-{
-	errcode_t retval;
-
-	retval = ext2fs_extent_goto2(h, 0, lblk);
-	if (!retval)
-		retval = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, x);
-	if (!retval && x->e_lblk != lblk)
-		retval = EXT2_ET_EXTENT_NOT_FOUND;
-	return retval;
-}
-
 /*
  * ext4_ext_try_to_merge_right(): merge the leaf extent *@x (current at
  * @h) with the following extents of its leaf while they can be merged.
@@ -410,7 +382,7 @@ static errcode_t merge_right(struct fcr *r, ext2_extent_handle_t h,
 		if (retval)
 			return retval;
 		x->e_len += n.e_len;
-		retval = goto_start(h, x->e_lblk, &n);
+		retval = extent_goto_start(h, x->e_lblk, &n);
 		if (!retval)
 			retval = ext2fs_extent_replace(h, 0, x);
 		if (retval)
@@ -457,7 +429,7 @@ static errcode_t merge_up(struct fcr *r, ext2_extent_handle_t h)
 	/* libext2fs frees the emptied leaf with a plain -1 */
 	preset(r, root.e_pblk);
 	for (i = n - 1; i >= 0; i--) {
-		retval = goto_start(h, v[i].e_lblk, &root);
+		retval = extent_goto_start(h, v[i].e_lblk, &root);
 		if (!retval)
 			retval = ext2fs_extent_delete(h, 0);
 		if (retval)
@@ -483,7 +455,7 @@ static errcode_t try_to_merge(struct fcr *r, ext2_extent_handle_t h,
 	int merged = 0;
 	errcode_t retval;
 
-	retval = goto_start(h, lblk, &x);
+	retval = extent_goto_start(h, lblk, &x);
 	if (retval)
 		return retval;
 	retval = ext2fs_extent_get(h, EXT2_EXTENT_PREV_SIB, &p);
@@ -495,7 +467,7 @@ static errcode_t try_to_merge(struct fcr *r, ext2_extent_handle_t h,
 		return retval;
 	}
 	if (!merged) {
-		retval = goto_start(h, lblk, &x);
+		retval = extent_goto_start(h, lblk, &x);
 		if (!retval)
 			retval = merge_right(r, h, &x, &merged);
 		if (retval)

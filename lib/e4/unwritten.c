@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 /* Kernel fs/ext4/ext4_extents.h: EXT_INIT_MAX_LEN, EXT_UNWRITTEN_MAX_LEN. */
 #define UW_INIT_MAX_LEN		32768U
@@ -320,20 +321,6 @@ static errcode_t zero_blocks(ext2_filsys fs, blk64_t pblk, blk64_t count)
 	return retval;
 }
 
-/* Position @h on the leaf extent that starts at @lblk. */
-static errcode_t goto_extent(ext2_extent_handle_t h, blk64_t lblk,
-			     struct ext2fs_extent *ext)
-{
-	errcode_t retval;
-
-	retval = ext2fs_extent_goto2(h, 0, lblk);
-	if (!retval)
-		retval = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, ext);
-	if (!retval && ext->e_lblk != lblk)
-		retval = EXT2_ET_EXTENT_NOT_FOUND;
-	return retval;
-}
-
 static void set_ext(struct ext2fs_extent *x, blk64_t lblk, blk64_t pblk,
 		    blk64_t len, int unwritten)
 {
@@ -360,7 +347,7 @@ static errcode_t convert_one(ext2_extent_handle_t h,
 	int first = 1;
 	errcode_t retval;
 
-	retval = goto_extent(h, e->lblk, &x);
+	retval = extent_goto_start(h, e->lblk, &x);
 	if (retval)
 		return retval;
 	if (a > e->lblk) {
@@ -447,7 +434,7 @@ static errcode_t merge_range(ext2_extent_handle_t h, blk64_t from,
 		if (retval)
 			return retval;
 		cur.e_len += nxt.e_len;
-		retval = goto_extent(h, cur.e_lblk, &nxt);
+		retval = extent_goto_start(h, cur.e_lblk, &nxt);
 		if (retval)
 			return retval;
 		retval = ext2fs_extent_replace(h, 0, &cur);
