@@ -840,8 +840,11 @@ out:
 		/* Fail closed: the caller shows what was not checked. */
 		if (k <= n && rep->ntx)
 			rep->ntx--;		/* tid k: not fully checked */
-		while (k <= n && rep->nf > c.tx_first_f)
-			ext2fs_free_mem(&rep->f[--rep->nf].path);
+		while (k <= n && rep->nf > c.tx_first_f) {
+			rep->nf--;
+			ext2fs_free_mem(&rep->f[rep->nf].path);
+			ext2fs_free_mem(&rep->f[rep->nf].old_path);
+		}
 		rep->error = retval;
 		*ret = rep;
 		return retval;
