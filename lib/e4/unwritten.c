@@ -321,16 +321,6 @@ static errcode_t zero_blocks(ext2_filsys fs, blk64_t pblk, blk64_t count)
 	return retval;
 }
 
-static void set_ext(struct ext2fs_extent *x, blk64_t lblk, blk64_t pblk,
-		    blk64_t len, int unwritten)
-{
-	memset(x, 0, sizeof(*x));
-	x->e_lblk = lblk;
-	x->e_pblk = pblk;
-	x->e_len = (__u32)len;
-	x->e_flags = unwritten ? EXT2_EXTENT_FLAGS_UNINIT : 0;
-}
-
 /*
  * Convert [a, b) of the leaf extent @e to @to_uw: it becomes up to three
  * parts, [e->lblk, a) and [b, end) keeping the old flag and [a, b) with the
