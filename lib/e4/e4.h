@@ -829,6 +829,47 @@ void e4_plan_result(const struct e4_jscan *scan, const struct e4_plan *plan,
 		    struct e4_replay_result *res);
 
 /*
+ * The kernel's recovery of a journal that succeeds up to PASS_REPLAY
+ * and still fails the mount (fs/jbd2/journal.c jbd2_journal_load(),
+ * Linux 6.18): what e4_plan_mount_refused() finds.
+ */
+struct e4_mount_refusal {
+	errcode_t	err;		/* 0: the kernel mounts;
+					 * E4_ERR_JOURNAL_CORRUPT:
+					 * j_failed_commit (-EFSCORRUPTED);
+					 * E4_ERR_JOURNAL_CHECKSUM: a copy
+					 * failed its tag checksum in
+					 * PASS_REPLAY (-EFSBADCRC) */
+	uint32_t	tid;		/* the failed commit's tid, or the
+					 * tid of the first bad copy */
+	const struct e4_jtag *tag;	/* the first bad copy (NULL for a
+					 * failed commit) */
+	uint64_t	nbad;		/* bad copies the kernel skips */
+};
+
+/*
+ * e4_plan_mount_refused() - whether the kernel, after replaying the
+ * journal of @p, refuses to mount the file system, into *@out.  Two
+ * ways (fs/jbd2/recovery.c and journal.c, Linux 6.18): the scan set
+ * j_failed_commit (a commit block failing its checksum without
+ * async_commit, or a v1 commit after a failed async one): recovery
+ * replays the transactions before that tid, then jbd2_journal_load()
+ * returns -EFSCORRUPTED ("journal transaction N ... is corrupt"); or a
+ * committed copy that no revoke cancels fails its tag checksum (fate
+ * E4_TAG_BAD_CSUM): do_one_pass() PASS_REPLAY skips it ("Invalid
+ * checksum recovering data block"), writes every other block and
+ * jbd2_journal_recover() returns -EFSBADCRC ("journal recovery
+ * failed").  Either way the replayed blocks are on disk but the journal
+ * is not reset: needs_recovery stays set and every mount fails the same
+ * way until e2fsck.  A scan that already fails (scan->fail, nothing
+ * replayed) is the other refusal and gives err 0 here.  Needs the plan's
+ * fates with no tag E4_CSUM_PENDING (e4_jscan_check_tags() first); a
+ * pending tag counts as good.  No io.
+ */
+void e4_plan_mount_refused(const struct e4_plan *p,
+			   struct e4_mount_refusal *out);
+
+/*
  * e4_journal_replay_plan() - the tag fates and counts of e4_plan_build()
  * without keeping the plan: sets e4_jtag.fate in @scan and fills @res
  * (e4_plan_result()).  No io.  Returns 0, @scan->fail (no fate set) or

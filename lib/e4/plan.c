@@ -277,6 +277,36 @@ void e4_plan_result(const struct e4_jscan *scan, const struct e4_plan *p,
 	res->corrupt = scan->corrupt;
 }
 
+void e4_plan_mount_refused(const struct e4_plan *p,
+			   struct e4_mount_refusal *out)
+{
+	const struct e4_jscan *s = p->scan;
+	size_t i, k;
+
+	memset(out, 0, sizeof(*out));
+	if (s->fail)
+		return;
+	for (i = 0; i < p->ntx; i++)
+		for (k = 0; k < s->trans[i].ntags; k++) {
+			const struct e4_jtag *g = &s->trans[i].tags[k];
+
+			if (g->fate != E4_TAG_BAD_CSUM)
+				continue;
+			if (!out->nbad++) {
+				out->tid = s->trans[i].tid;
+				out->tag = g;
+			}
+		}
+	/* jbd2_journal_load(): the recovery's error first, then
+	 * j_failed_commit */
+	if (out->nbad) {
+		out->err = E4_ERR_JOURNAL_CHECKSUM;
+	} else if (s->has_failed_commit) {
+		out->err = E4_ERR_JOURNAL_CORRUPT;
+		out->tid = s->failed_commit;
+	}
+}
+
 errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
 				 struct e4_replay_result *res)
 {

@@ -297,6 +297,71 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
 }
 
 /*
+ * A journal whose recovery replays and still fails the mount
+ * (e4_plan_mount_refused()): say what the kernel, e2fsck and each way on
+ * do.  Nothing is written unless --replay-anyway.
+ */
+static void refused_mount(const char *prog, const struct e4s_req *o,
+			  const struct e4_jscan *s,
+			  const struct e4_mount_refusal *m)
+{
+	uint32_t last = s->ncommitted ? s->trans[s->ncommitted - 1].tid : 0;
+	uint32_t good = m->tid - s->start_tid;
+
+	if (m->err == E4_ERR_JOURNAL_CORRUPT) {
+		com_err(prog, m->err, "in the journal of %s: the commit block "
+			"of tid %u fails its checksum (j_failed_commit): the "
+			"kernel replays the %u transaction%s before it%s, "
+			"then refuses to mount (\"JBD2: journal transaction "
+			"%u ... is corrupt\"), the journal left dirty; "
+			"nothing replayed", o->device, m->tid, good,
+			good == 1 ? "" : "s", good ? "" : " (none)", m->tid);
+		fprintf(stderr, "%s: choices: e2fsck (-E journal_only too) "
+			"replays those %u transaction%s, discards tid %u and "
+			"the rest of the log and marks the fs with errors "
+			"(ERROR_FS) for a full check; `e4replay "
+			"--replay-anyway` does the same; ", prog, good,
+			good == 1 ? "" : "s", m->tid);
+		if (good)
+			fprintf(stderr, "`e4replay --upto %u` replays tids "
+				"%u-%u and discards tid %u and the rest of "
+				"the log, as the kernel does, without marking "
+				"the fs; `e4replay --check-order --upto %u` "
+				"checks them first\n", m->tid - 1,
+				s->start_tid, m->tid - 1, m->tid, m->tid - 1);
+		else
+			fprintf(stderr, "no transaction before it: the log "
+				"holds nothing replayable\n");
+		return;
+	}
+	com_err(prog, m->err, "in the journal of %s: %llu logged cop%s "
+		"fail%s the tag checksum, the first fs block %llu of tid %u "
+		"(jblock %llu): the kernel replays every block of tids "
+		"%u-%u but %s, then refuses to mount (\"JBD2: Invalid "
+		"checksum recovering data block %llu\", \"journal recovery "
+		"failed\"), the journal left dirty; nothing replayed",
+		o->device, (unsigned long long)m->nbad,
+		m->nbad == 1 ? "y" : "ies", m->nbad == 1 ? "s" : "",
+		(unsigned long long)m->tag->fsblk, m->tid,
+		(unsigned long long)m->tag->jblk, s->start_tid, last,
+		m->nbad == 1 ? "the bad one" : "the bad ones",
+		(unsigned long long)m->tag->fsblk);
+	fprintf(stderr, "%s: choices: e2fsck (-E journal_only too) replays "
+		"every block but the bad one%s and marks the fs not clean "
+		"for a full check; `e4replay --replay-anyway` does the same; ",
+		prog, m->nbad == 1 ? "" : "s");
+	if (good)
+		fprintf(stderr, "`e4replay --upto %u` replays tids %u-%u and "
+			"discards tid %u and every transaction after it "
+			"(tids %u-%u, committed), which the kernel and "
+			"e2fsck replay\n", m->tid - 1, s->start_tid,
+			m->tid - 1, m->tid, m->tid, last);
+	else
+		fprintf(stderr, "the bad copy is in the first transaction: "
+			"--upto cannot stop before it\n");
+}
+
+/*
  * A journal without checksums (neither v1 nor v2/v3) cannot tell a
  * previous file system's transactions from live ones: the kernel's
  * stale-log rule (need_check_commit_time, fs/jbd2/recovery.c) only fires
@@ -343,10 +408,12 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	int defer;
 
 	*plan = NULL;
-	/* A plain replay checks the tag checksums in its one read of the
-	 * log (E4_SCANF_DEFER_CSUM); -n, -v and the check show them. */
+	/* Only --replay-anyway checks the tag checksums in its one read of
+	 * the log (E4_SCANF_DEFER_CSUM): a bad one makes the kernel refuse
+	 * the mount (e4_plan_mount_refused()), which must be known before
+	 * the first write. */
 	defer = !r->dry_run && !r->verbose && !r->check_order &&
-		!r->upto_set;
+		!r->upto_set && r->replay_anyway;
 	retval = e4_journal_scan(j, (r->upto_set ? E4_SCANF_UPTO : 0) |
 				 (defer ? E4_SCANF_DEFER_CSUM : 0) |
 				 (r->check_order ? E4_SCANF_HASH : 0), r->upto,
@@ -417,6 +484,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		       ext2_filsys fs, const struct e4_plan *plan,
 		       struct e4_jscan *s, struct e4s_replay *run)
 {
+	struct e4_mount_refusal mr;
 	int fc_rc;
 
 	run->scan = s;
@@ -439,6 +507,13 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
 		run->rc = E4R_EXIT_USAGE;
+	} else if ((e4_plan_mount_refused(plan, &mr), mr.err) &&
+		   !o->replay_anyway) {
+		refused_mount(prog, o, s, &mr);
+		run->refused = "the kernel would replay part of this journal, "
+			"then refuse to mount (--replay-anyway replays what "
+			"verifies, as e2fsck does)";
+		run->rc |= E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
 	} else if ((fc_rc = e4s_fc_prepare(prog, o, fs, plan, run))) {
 		/* -n reports the refusal the real run makes. */
 		run->rc |= fc_rc;
