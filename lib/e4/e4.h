@@ -1426,7 +1426,11 @@ struct e4_order_report {
 					 * S_0's, only ahead blocks unknown */
 	uint64_t	unknown_blocks;	/* blocks whose content in some S_k
 					 * (k < n) the log cannot show */
-	int		kernel_refuses;	/* scan->fail: nothing is replayed */
+	int		kernel_refuses;	/* 1: scan->fail (or the fast-commit
+					 * scan's): nothing is replayed;
+					 * 2: e4_plan_mount_refused(): the
+					 * kernel replays, then refuses to
+					 * mount */
 	uint32_t	last_tid;	/* tid of the last checked state */
 	int		upto;		/* last_tid is --upto's, not S_n */
 	uint32_t	fc_blocks;	/* fast-commit blocks not checked

@@ -641,6 +641,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	struct ctx c;
 	struct e4_order_report *rep = NULL;
 	const struct e4_jscan *scan = plan->scan;
+	struct e4_mount_refusal mr;
 	e4_journal_t j = plan->j;
 	struct state slot[2], *prev = &slot[0], *cur = &slot[1], *tmp;
 	size_t n, k = 0;
@@ -726,6 +727,14 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	 * in PASS_SCAN) */
 	rep->kernel_refuses = scan->fail != 0 ||
 		(scan->fc && scan->fc->fail);
+	/* recovery replays, then jbd2_journal_load() fails the mount */
+	e4_plan_mount_refused(plan, &mr);
+	if (!rep->kernel_refuses && mr.err) {
+		rep->kernel_refuses = 2;
+		ord_warn(rep, "the kernel replays this journal (tid %u: %s), "
+		     "then refuses to mount: the states checked are those "
+		     "it writes", mr.tid, error_message(mr.err));
+	}
 	rep->upto = opts->has_upto && n < plan->ntx;
 	retval = build_meta(&c);
 	if (!retval)

@@ -15,6 +15,7 @@
 
 #include "e4.h"
 #include "json.h"
+#include "open.h"
 #include "replay.h"
 
 static const char *evid_name(int e)
@@ -239,7 +240,10 @@ void e4s_order_print_text(const char *image,
 		printf("  %s%s%s\n", u->what, u->err ? ": " : "",
 		       u->err ? error_message(u->err) : "");
 	}
-	if (rep->kernel_refuses)
+	if (rep->kernel_refuses == 2)
+		printf("FAIL: the kernel replays this journal, then refuses "
+		       "to mount (see e4replay -n); ");
+	else if (rep->kernel_refuses)
 		printf("FAIL: the kernel refuses this journal and replays "
 		       "nothing; ");
 	else
@@ -292,6 +296,9 @@ void e4s_order_print_json(const char *image,
 	e4s_json_u64(&js, "violation_blocks", rep->violation_blocks);
 	e4s_json_u64(&js, "notes", rep->notes);
 	e4s_json_bool(&js, "kernel_refuses", rep->kernel_refuses);
+	e4s_json_str(&js, "kernel_refusal", rep->kernel_refuses == 2 ?
+		     "mount-after-replay" : rep->kernel_refuses ?
+		     "recovery" : "");
 	e4s_json_bool(&js, "log_from_start", rep->log_from_start);
 	e4s_json_u64(&js, "unknown_blocks", rep->unknown_blocks);
 	e4s_json_bool(&js, "upto", rep->upto);
@@ -407,6 +414,44 @@ void e4s_order_print_json(const char *image,
 	e4s_json_finish(&js);
 }
 
+/*
+ * A log while needs_recovery is clear: the kernel replays nothing (it
+ * wipes the log on mount: ext4_load_journal() -> jbd2_journal_wipe()),
+ * as plain e4replay does.  The crash state is the image as it is, with
+ * no transaction to say which of its blocks came in what order: nothing
+ * is checked, no verdict; exit 4 (E4R_EXIT_CORRUPT), as plain replay.
+ */
+static int discarded_log(const char *prog, const struct e4s_req *r,
+			 const struct e4_jscan *scan, const char *image)
+{
+	fprintf(stderr, "%s: %s: needs_recovery is clear but the journal "
+		"holds a log (s_start %llu, %zu committed transactions): "
+		"the kernel discards it on mount and replays nothing, so "
+		"the crash state is the image as it is and no transaction "
+		"orders it; nothing checked (--replay-anyway checks the log "
+		"as if replayed)\n", prog, image,
+		(unsigned long long)scan->start_jblk, scan->ncommitted);
+	if (r->json) {
+		struct e4s_json js;
+
+		e4s_json_init(&js, stdout);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_str(&js, "image", image);
+		e4s_json_bool(&js, "kernel_discards_log", 1);
+		e4s_json_u64(&js, "log_transactions", scan->ncommitted);
+		e4s_json_u64(&js, "checked", 0);
+		e4s_json_bool(&js, "complete", 0);
+		e4s_json_obj_end(&js);
+		e4s_json_finish(&js);
+	} else {
+		printf("%s: NOT CHECKED: needs_recovery is clear: the kernel "
+		       "discards this log (%zu committed transactions) and "
+		       "replays nothing; nothing checked\n", image,
+		       scan->ncommitted);
+	}
+	return E4R_EXIT_CORRUPT;
+}
+
 int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		  const struct e4_plan *plan, const char *image)
 {
@@ -417,6 +462,9 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 	errcode_t retval = 0;
 	int rc = 0;
 
+	if (scan->start_jblk && !e4s_needs_recovery(fs) &&
+	    !r->replay_anyway)
+		return discarded_log(prog, r, scan, image);
 	/*
 	 * --upto N: the replay's scan ends at N, but the check needs the
 	 * whole log: a block logged after N has unknown content in S_N
@@ -433,6 +481,8 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 	}
 	if (!retval)
 		retval = e4_order_check(fs, plan, &r->order, &rep);
+	if (!retval && rep->kernel_refuses == 2 && r->replay_anyway)
+		rep->kernel_refuses = 0;	/* as plain --replay-anyway */
 	if (retval && rep) {
 		/* Stopped by a read error: no verdict, say what is left. */
 		size_t done = rep->ntx, want = rep->ntx;

@@ -45,6 +45,34 @@ static void fmt_time(uint64_t sec, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, sec);
 }
 
+/*
+ * The tid where the kernel's recovery of a failing scan (s->fail) fails:
+ * that of the scan's last event.
+ */
+static uint32_t fail_tid(const struct e4_jscan *s)
+{
+	return s->nevents ? s->events[s->nevents - 1].tid : s->start_tid;
+}
+
+/*
+ * @t has a commit block the kernel's scan accepts: it is one of the
+ * committed transactions, or, in a scan that fails (nothing replayed),
+ * it comes before the failing tid.
+ */
+static int valid_commit(const struct e4_jscan *s, const struct e4_jtrans *t)
+{
+	if (!s->fail)
+		return t->committed;
+	return t->has_commit && t->commit_csum_ok != 0 &&
+		e4_tid_gt(fail_tid(s), t->tid);
+}
+
+/* This run replays @t (with -n: would). */
+static int replays(const struct e4s_replay *run, const struct e4_jtrans *t)
+{
+	return run->plan == 2 && t->committed;
+}
+
 static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       e4_journal_t j, const struct e4s_replay *run)
 {
@@ -83,7 +111,9 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		}
 		else
 			printf("no commit block");
-		printf(", %s\n", t->committed ? "replay" : "NOT replayed");
+		printf(", %s\n", replays(run, t) ? "replay" :
+		       valid_commit(s, t) ? "committed, NOT replayed" :
+		       "NOT replayed");
 		if (!o->verbose)
 			continue;
 		for (k = 0; k < t->ntags; k++) {
@@ -183,7 +213,8 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 		e4s_json_u64(&js, "ntags", t->ntags);
 		e4s_json_u64(&js, "nrevokes", t->nrevokes);
 		e4s_json_bool(&js, "has_commit", t->has_commit);
-		e4s_json_bool(&js, "committed", t->committed);
+		e4s_json_bool(&js, "committed", valid_commit(s, t));
+		e4s_json_bool(&js, "replayed", replays(run, t));
 		if (t->has_commit) {
 			e4s_json_u64(&js, "commit_sec", t->commit_sec);
 			e4s_json_u64(&js, "commit_nsec", t->commit_nsec);
@@ -274,7 +305,7 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
 {
 	const struct e4_scan_event *ev = s->nevents ?
 		&s->events[s->nevents - 1] : NULL;
-	uint32_t tid = ev ? ev->tid : s->start_tid;
+	uint32_t tid = fail_tid(s);
 	uint32_t good = tid - s->start_tid;
 
 	com_err(prog, s->fail, "in the journal of %s at tid %u (jblock "

@@ -240,15 +240,41 @@ static void print_proc(const struct e4_jstats *st)
 	       "only in the running kernel\n");
 }
 
+/* What the kernel does with the log whose figures are shown. */
+enum logkind {
+	LOG_LIVE,		/* replays it */
+	LOG_DISCARDED,		/* needs_recovery clear: wipes it */
+	LOG_MOUNT_REFUSED,	/* replays it, then refuses to mount */
+};
+
+static const char *logkind_text(int kind)
+{
+	switch (kind) {
+	case LOG_DISCARDED:
+		return "log the kernel discards (needs_recovery is clear: it "
+			"wipes the log on mount and replays nothing)";
+	case LOG_MOUNT_REFUSED:
+		return "live log (what the kernel replays before it refuses "
+			"to mount: see e4replay -n)";
+	}
+	return "live log (what the kernel replays)";
+}
+
+static const char *logkind_key(int kind)
+{
+	return kind == LOG_DISCARDED ? "discarded" :
+		kind == LOG_MOUNT_REFUSED ? "mount-refused" : "live";
+}
+
 static void print_text(const char *image, const struct e4_jscan *s,
 		       const struct e4_jstats *live,
 		       const struct e4_jscan_old *old,
-		       const struct e4_jstats *ost, unsigned int bs)
+		       const struct e4_jstats *ost, unsigned int bs, int kind)
 {
 	size_t unc = s->ntrans - s->ncommitted;
 
-	printf("%s: live log (what the kernel replays): %" PRIu64
-	       " transactions\n", image, live->transactions);
+	printf("%s: %s: %" PRIu64 " transactions\n", image,
+	       logkind_text(kind), live->transactions);
 	if (!s->start_jblk)
 		printf("  the log is empty (s_start 0, next tid %" PRIu32
 		       ")%s\n", s->start_tid,
@@ -425,7 +451,7 @@ static void json_body(struct e4s_json *js, const struct e4_jstats *st)
 static void print_json(const char *image, const struct e4_jscan *s,
 		       const struct e4_jstats *live,
 		       const struct e4_jscan_old *old,
-		       const struct e4_jstats *ost, unsigned int bs)
+		       const struct e4_jstats *ost, unsigned int bs, int kind)
 {
 	struct e4s_json js;
 
@@ -433,6 +459,7 @@ static void print_json(const char *image, const struct e4_jscan *s,
 	e4s_json_obj_begin(&js, NULL);
 	e4s_json_obj_begin(&js, "stats");
 	e4s_json_str(&js, "image", image);
+	e4s_json_str(&js, "log", logkind_key(kind));
 	e4s_json_u64(&js, "block_size", bs);
 	json_body(&js, live);
 	e4s_json_obj_begin(&js, "proc_info");
@@ -543,9 +570,11 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 	struct e4_jscan_old *old = NULL;
 	struct e4_jscan *s = NULL;
 	const char *why = NULL;
+	struct e4_mount_refusal mr;
+	struct e4_plan *plan = NULL;
 	char title[512];
 	errcode_t retval;
-	int rc = 0;
+	int rc = 0, kind = LOG_LIVE;
 
 	retval = e4_journal_scan(j, 0, 0, &s);
 	if (retval) {
@@ -563,6 +592,29 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 	}
 	if (s->corrupt)
 		rc |= 4;
+	if (s->start_jblk && !e4s_needs_recovery(j->fs)) {
+		/* as plain e4replay: exit 4, nothing replayed */
+		kind = LOG_DISCARDED;
+		rc |= 4;
+	} else {
+		/* as plain e4replay: exit 12 (e4_plan_mount_refused()) */
+		retval = e4_plan_build(j, s, &plan);
+		if (retval) {
+			com_err(prog, retval, "while planning the replay of "
+				"%s", image);
+			rc = 8;
+			goto out;
+		}
+		e4_plan_mount_refused(plan, &mr);
+		if (mr.err) {
+			com_err(prog, mr.err, "in the journal of %s: the "
+				"kernel replays the live log, then refuses to "
+				"mount (at tid %u); see e4replay -n", image,
+				mr.tid);
+			kind = LOG_MOUNT_REFUSED;
+			rc = 12;
+		}
+	}
 	retval = e4_jstats_compute(s->trans, s->ncommitted, s->log_end,
 				   &live);
 	if (!retval && r->stats_all)
@@ -577,9 +629,9 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 		goto out;
 	}
 	if (r->json)
-		print_json(image, s, live, old, ost, j->blocksize);
+		print_json(image, s, live, old, ost, j->blocksize, kind);
 	else
-		print_text(image, s, live, old, ost, j->blocksize);
+		print_text(image, s, live, old, ost, j->blocksize, kind);
 	fflush(stdout);
 	if (r->plot) {
 		if (ost)
@@ -607,6 +659,7 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 		}
 	}
 out:
+	e4_plan_free(plan);
 	e4_jstats_free(live);
 	e4_jstats_free(ost);
 	e4_jscan_old_free(old);
