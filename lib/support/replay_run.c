@@ -340,8 +340,8 @@ static void refused_mount(const char *prog, const struct e4s_req *o,
 	uint32_t good = m->tid - s->start_tid;
 
 	if (m->err == E4_ERR_JOURNAL_CORRUPT) {
-		com_err(prog, m->err, "in the journal of %s: the commit block "
-			"of tid %u fails its checksum (j_failed_commit): the "
+		com_err(prog, m->err, "in the journal of %s: the commit checksum "
+			"of tid %u fails (j_failed_commit): the "
 			"kernel replays the %u transaction%s before it%s, "
 			"then refuses to mount (\"JBD2: journal transaction "
 			"%u ... is corrupt\"), the journal left dirty; "
