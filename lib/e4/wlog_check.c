@@ -962,6 +962,7 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	struct e4_wlog_report *rep = c->rep;
 	struct e4_wlog_point *pt;
 	struct rstate r;
+	struct e4_mount_refusal mr;
 	struct pt_arg pa = { c, 0 };
 	errcode_t retval;
 	size_t i, n;
@@ -990,16 +991,23 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 		retval = rstate_open_dev(c, &r);
 	if (retval)
 		return retval;
-	if (r.jerr != E4_ERR_NO_JOURNAL && (r.jerr || r.rp.scan->fail)) {
+	if (!r.jerr && r.rp.j)
+		e4_plan_mount_refused(r.rp.plan, &mr);
+	else
+		memset(&mr, 0, sizeof(mr));
+	if (r.jerr != E4_ERR_NO_JOURNAL &&
+	    (r.jerr || r.rp.scan->fail || mr.err)) {
 		/* The kernel refuses this journal (its superblock, or the
-		 * recovery fails): the state is lost. */
+		 * recovery fails, or it replays and then refuses to mount:
+		 * e4_plan_mount_refused()): the state is lost. */
 		struct e4_wlog_finding f;
 
 		memset(&f, 0, sizeof(f));
 		f.kind = E4_WLOG_UNRECOVERABLE;
 		f.data_entry = f.commit_entry = -1;
 		f.point = entry;
-		pt->fail = r.jerr ? r.jerr : r.rp.scan->fail;
+		pt->fail = r.jerr ? r.jerr : r.rp.scan->fail ?
+			r.rp.scan->fail : mr.err;
 		rep->unrecoverable++;
 		retval = add_finding(c, &f);
 		goto out;
