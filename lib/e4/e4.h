@@ -895,10 +895,16 @@ size_t e4_state_find(const struct e4_state *st, blk64_t fsblk);
 void e4_state_free(struct e4_state *st);
 
 /*
- * e4_journal_replay() - replay @scan into the file system of @j (both
- * opened read-write): e4_plan_build(), then e4_plan_replay().
- * Returns 0, @scan->fail (nothing written) or what e4_plan_replay()
- * returns.
+ * e4_journal_replay() - replay the full commits of @scan into the file
+ * system of @j (both opened read-write): e4_plan_build(), then
+ * e4_plan_replay().  A journal whose fast-commit area holds fast commits
+ * the kernel replays (scan->fc->nreplay) is refused before anything is
+ * written: resetting the log would drop them.  e4_journal_recover() is
+ * the kernel's whole recovery (full and fast commits); to drop the fast
+ * commits knowingly (e4replay --ignore-fast-commit), call
+ * e4_plan_build() and e4_plan_replay().
+ * Returns 0, @scan->fail (nothing written), E4_ERR_FAST_COMMIT (nothing
+ * written) or what e4_plan_replay() returns.
  */
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);
