@@ -24,7 +24,8 @@ extern ss_request_table e4debug_cmds;
 int e4debug_check_fs_open(struct e4debug *st, const char *cmd)
 {
 	static const char *const journal_only[] = {
-		"jsb", "show_journal_super", "logdump", "transactions", NULL
+		"jsb", "show_journal_super", "logdump", "transactions",
+		"jstats", NULL
 	};
 	int i;
 
@@ -39,8 +40,9 @@ int e4debug_check_fs_open(struct e4debug *st, const char *cmd)
 	for (i = 0; journal_only[i]; i++)
 		if (!strcmp(cmd, journal_only[i]))
 			return 0;
-	com_err(cmd, 0, "%s is an external journal device, not a file "
-		"system: only jsb and logdump read it", st->device);
+	com_err(cmd, 0, "needs a file system, and %s is an external "
+		"journal device, not a file system: only jsb, logdump and "
+		"jstats read it", st->device);
 	st->exit_status = 1;
 	return 1;
 }
@@ -322,8 +324,11 @@ void do_close_filesys(int argc, char **argv, int sci_idx, void *infop)
 		st->exit_status = 1;
 		return;
 	}
-	if (e4debug_check_fs_open(st, argv[0]))
+	if (!st->fs) {	/* (a bare journal device closes too) */
+		com_err(argv[0], 0, "Filesystem not open");
+		st->exit_status = 1;
 		return;
+	}
 	e4debug_close_fs(st, argv[0]);
 }
 
