@@ -880,6 +880,10 @@ struct e4_mount_refusal {
 	const struct e4_jtag *tag;	/* the first bad copy (NULL for a
 					 * failed commit) */
 	uint64_t	nbad;		/* bad copies the kernel skips */
+	int		wiped;		/* needs_recovery is clear: the kernel
+					 * wipes the log instead (only a
+					 * failed commit, met by the wipe's
+					 * scan, fails that mount) */
 };
 
 /*
@@ -896,7 +900,13 @@ struct e4_mount_refusal {
  * jbd2_journal_recover() returns -EFSBADCRC ("journal recovery
  * failed").  Either way the replayed blocks are on disk but the journal
  * is not reset: needs_recovery stays set and every mount fails the same
- * way until e2fsck.  A scan that already fails (scan->fail, nothing
+ * way until e2fsck.  With needs_recovery clear the kernel does not
+ * replay but wipes the log (ext4_load_journal() -> jbd2_journal_wipe()),
+ * whose jbd2_journal_skip_recovery() runs PASS_SCAN only: a bad tag
+ * checksum goes unseen (err 0), a failed commit still sets
+ * j_failed_commit and that mount fails, the log already emptied (wiped
+ * set; the next mount succeeds; checked on Linux 6.18).  A scan that
+ * already fails (scan->fail, nothing
  * replayed) is the other refusal and gives err 0 here.  Needs the plan's
  * fates with no tag E4_CSUM_PENDING (e4_jscan_check_tags() first); a
  * pending tag counts as good.  No io.

@@ -299,9 +299,11 @@ void e4_plan_mount_refused(const struct e4_plan *p,
 				out->tag = g;
 			}
 		}
+	out->wiped = s->start_jblk && !ext2fs_has_feature_journal_needs_recovery(
+		p->j->fs->super);
 	/* jbd2_journal_load(): the recovery's error first, then
 	 * j_failed_commit */
-	if (out->nbad) {
+	if (out->nbad && !out->wiped) {
 		out->err = E4_ERR_JOURNAL_CHECKSUM;
 	} else if (s->has_failed_commit) {
 		out->err = E4_ERR_JOURNAL_CORRUPT;

@@ -422,15 +422,24 @@ void e4s_order_print_json(const char *image,
  * is checked, no verdict; exit 4 (E4R_EXIT_CORRUPT), as plain replay.
  */
 static int discarded_log(const char *prog, const struct e4s_req *r,
-			 const struct e4_jscan *scan, const char *image)
+			 const struct e4_jscan *scan, const char *image,
+			 errcode_t refused)
 {
-	fprintf(stderr, "%s: %s: needs_recovery is clear but the journal "
-		"holds a log (s_start %llu, %zu committed transactions): "
-		"the kernel discards it on mount and replays nothing, so "
-		"the crash state is the image as it is and no transaction "
-		"orders it; nothing checked (--replay-anyway checks the log "
-		"as if replayed)\n", prog, image,
-		(unsigned long long)scan->start_jblk, scan->ncommitted);
+	if (refused)	/* the wipe's scan meets j_failed_commit: that
+			 * mount fails too (e4_plan_mount_refused()) */
+		com_err(prog, refused, "in the journal of %s: needs_recovery "
+			"is clear: the kernel discards the log and refuses "
+			"that mount (see e4replay -n); nothing checked",
+			image);
+	else
+		fprintf(stderr, "%s: %s: needs_recovery is clear but the "
+			"journal holds a log (s_start %llu, %zu committed "
+			"transactions): the kernel discards it on mount and "
+			"replays nothing, so the crash state is the image as "
+			"it is and no transaction orders it; nothing checked "
+			"(--replay-anyway checks the log as if replayed)\n",
+			prog, image, (unsigned long long)scan->start_jblk,
+			scan->ncommitted);
 	if (r->json) {
 		struct e4s_json js;
 
@@ -438,18 +447,20 @@ static int discarded_log(const char *prog, const struct e4s_req *r,
 		e4s_json_obj_begin(&js, NULL);
 		e4s_json_str(&js, "image", image);
 		e4s_json_bool(&js, "kernel_discards_log", 1);
+		e4s_json_bool(&js, "kernel_refuses", refused != 0);
 		e4s_json_u64(&js, "log_transactions", scan->ncommitted);
 		e4s_json_u64(&js, "checked", 0);
 		e4s_json_bool(&js, "complete", 0);
 		e4s_json_obj_end(&js);
 		e4s_json_finish(&js);
 	} else {
-		printf("%s: NOT CHECKED: needs_recovery is clear: the kernel "
-		       "discards this log (%zu committed transactions) and "
-		       "replays nothing; nothing checked\n", image,
-		       scan->ncommitted);
+		printf("%s: %s: needs_recovery is clear: the kernel discards "
+		       "this log (%zu committed transactions)%s and replays "
+		       "nothing; nothing checked\n", image,
+		       refused ? "FAIL" : "NOT CHECKED", scan->ncommitted,
+		       refused ? ", refuses that mount" : "");
 	}
-	return E4R_EXIT_CORRUPT;
+	return refused ? 12 : E4R_EXIT_CORRUPT;
 }
 
 int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
@@ -463,8 +474,12 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 	int rc = 0;
 
 	if (scan->start_jblk && !e4s_needs_recovery(fs) &&
-	    !r->replay_anyway)
-		return discarded_log(prog, r, scan, image);
+	    !r->replay_anyway) {
+		struct e4_mount_refusal mr;
+
+		e4_plan_mount_refused(plan, &mr);
+		return discarded_log(prog, r, scan, image, mr.err);
+	}
 	/*
 	 * --upto N: the replay's scan ends at N, but the check needs the
 	 * whole log: a block logged after N has unknown content in S_N

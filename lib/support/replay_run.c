@@ -438,6 +438,23 @@ static void refused_mount(const char *prog, const struct e4s_req *o,
 	uint32_t last = s->ncommitted ? s->trans[s->ncommitted - 1].tid : 0;
 	uint32_t good = m->tid - s->start_tid;
 
+	if (m->wiped) {
+		com_err(prog, m->err, "in the journal of %s: needs_recovery "
+			"is clear, so the kernel discards the log on mount "
+			"(jbd2_journal_wipe()), but the wipe's scan meets the "
+			"failed commit of tid %u (j_failed_commit) and that "
+			"mount fails (\"JBD2: journal transaction %u ... is "
+			"corrupt\"), the log already emptied; the next mount "
+			"succeeds with nothing replayed; nothing replayed",
+			o->device, m->tid, m->tid);
+		fprintf(stderr, "%s: choices: e2fsck asks \"Run journal "
+			"anyway?\" (-y: yes, -n: the log is cleared) and then "
+			"replays the %u transaction%s before tid %u and marks "
+			"the fs with errors (ERROR_FS); `e4replay "
+			"--replay-anyway` does the same\n", prog, good,
+			good == 1 ? "" : "s", m->tid);
+		return;
+	}
 	if (m->err == E4_ERR_JOURNAL_CORRUPT) {
 		com_err(prog, m->err, "in the journal of %s: the commit checksum "
 			"of tid %u fails (j_failed_commit): the "
@@ -659,9 +676,12 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if ((e4_plan_mount_refused(plan, &mr), mr.err) &&
 		   !o->replay_anyway) {
 		refused_mount(prog, o, s, &mr);
-		run->refused = "the kernel would replay part of this journal, "
-			"then refuse to mount (--replay-anyway replays what "
-			"verifies, as e2fsck does)";
+		run->refused = mr.wiped ? "needs_recovery is clear: the "
+			"kernel would discard this log and refuse that mount "
+			"(--replay-anyway replays it)" : "the kernel would "
+			"replay part of this journal, then refuse to mount "
+			"(--replay-anyway replays what verifies, as e2fsck "
+			"does)";
 		run->rc |= E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
 	} else if ((fc_rc = e4s_fc_prepare(prog, o, fs, plan, run))) {
 		/* -n reports the refusal the real run makes. */

@@ -592,28 +592,29 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 	}
 	if (s->corrupt)
 		rc |= 4;
+	/* as plain e4replay: a log with needs_recovery clear exits 4, one
+	 * the kernel replays (or wipes) and then refuses to mount 12 */
+	retval = e4_plan_build(j, s, &plan);
+	if (retval) {
+		com_err(prog, retval, "while planning the replay of %s",
+			image);
+		rc = 8;
+		goto out;
+	}
+	e4_plan_mount_refused(plan, &mr);
 	if (s->start_jblk && !e4s_needs_recovery(j->fs)) {
-		/* as plain e4replay: exit 4, nothing replayed */
 		kind = LOG_DISCARDED;
 		rc |= 4;
-	} else {
-		/* as plain e4replay: exit 12 (e4_plan_mount_refused()) */
-		retval = e4_plan_build(j, s, &plan);
-		if (retval) {
-			com_err(prog, retval, "while planning the replay of "
-				"%s", image);
-			rc = 8;
-			goto out;
-		}
-		e4_plan_mount_refused(plan, &mr);
-		if (mr.err) {
-			com_err(prog, mr.err, "in the journal of %s: the "
-				"kernel replays the live log, then refuses to "
-				"mount (at tid %u); see e4replay -n", image,
-				mr.tid);
+	}
+	if (mr.err) {
+		com_err(prog, mr.err, "in the journal of %s: %s (at tid %u); "
+			"see e4replay -n", image, mr.wiped ?
+			"needs_recovery is clear: the kernel discards the log "
+			"and refuses that mount" : "the kernel replays the "
+			"live log, then refuses to mount", mr.tid);
+		if (!mr.wiped)
 			kind = LOG_MOUNT_REFUSED;
-			rc = 12;
-		}
+		rc = 12;
 	}
 	retval = e4_jstats_compute(s->trans, s->ncommitted, s->log_end,
 				   &live);
