@@ -32,6 +32,9 @@ struct e4s_replay {
 	int			needs_recovery;	/* before the run */
 	int			replayed;	/* superblocks were written */
 	const char		*refused;	/* why nothing is written */
+	int			kernel_refused;	/* refused because the kernel
+						 * refuses (s->fail or
+						 * e4_plan_mount_refused()) */
 	int			rc;		/* exit status so far */
 	int			plan;		/* 0 nothing to do, 1 replay
 						 * (-n: plan only) */

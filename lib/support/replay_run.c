@@ -206,9 +206,9 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		}
 		else
 			printf("no commit block");
-		printf(", %s\n", replays(run, t) ? "replay" :
-		       valid_commit(s, t) ? "committed, NOT replayed" :
-		       "NOT replayed");
+		printf(", %s\n", run->kernel_refused && valid_commit(s, t) ?
+		       "committed, NOT replayed (the kernel refuses)" :
+		       t->committed ? "replay" : "NOT replayed");
 		if (!o->verbose)
 			continue;
 		for (k = 0; k < t->ntags; k++) {
@@ -666,6 +666,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if (s->fail) {
 		refused_journal(prog, o, s);
 		run->refused = "the kernel would refuse this journal";
+		run->kernel_refused = 1;
 		run->rc |= E4R_EXIT_ERROR;
 	} else if (o->upto_set && s->stop != E4_SCAN_UPTO) {
 		/* A usage error, as with --check-order --upto. */
@@ -676,6 +677,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if ((e4_plan_mount_refused(plan, &mr), mr.err) &&
 		   !o->replay_anyway) {
 		refused_mount(prog, o, s, &mr);
+		run->kernel_refused = 1;
 		run->refused = mr.wiped ? "needs_recovery is clear: the "
 			"kernel would discard this log and refuse that mount "
 			"(--replay-anyway replays it)" : "the kernel would "
