@@ -299,8 +299,10 @@ void e4_plan_mount_refused(const struct e4_plan *p,
 				out->tag = g;
 			}
 		}
-	out->wiped = s->start_jblk && !ext2fs_has_feature_journal_needs_recovery(
-		p->j->fs->super);
+	/* a bare journal device: its fs decides, not known here */
+	out->wiped = s->start_jblk &&
+		!ext2fs_has_feature_journal_dev(p->j->fs->super) &&
+		!ext2fs_has_feature_journal_needs_recovery(p->j->fs->super);
 	/* jbd2_journal_load(): the recovery's error first, then
 	 * j_failed_commit */
 	if (out->nbad && !out->wiped) {

@@ -602,7 +602,8 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 		goto out;
 	}
 	e4_plan_mount_refused(plan, &mr);
-	if (s->start_jblk && !e4s_needs_recovery(j->fs)) {
+	if (s->start_jblk && !e4s_is_journal_dev(j->fs) &&
+	    !e4s_needs_recovery(j->fs)) {
 		kind = LOG_DISCARDED;
 		rc |= 4;
 	}
