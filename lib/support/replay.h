@@ -33,8 +33,11 @@ struct e4s_replay {
 	int			replayed;	/* superblocks were written */
 	const char		*refused;	/* why nothing is written */
 	int			kernel_refused;	/* refused because the kernel
-						 * refuses (s->fail or
-						 * e4_plan_mount_refused()) */
+						 * refuses: 1 its recovery
+						 * fails (s->fail), 2 it
+						 * replays, then refuses to
+						 * mount (e4_plan_mount_
+						 * refused()) */
 	int			rc;		/* exit status so far */
 	int			plan;		/* 0 nothing to do, 1 replay
 						 * (-n: plan only) */

@@ -373,6 +373,9 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 		print_old_json(&js, o, run->old);
 	e4s_json_obj_begin(&js, "replay");
 	e4s_json_str(&js, "refused", run->refused ? run->refused : "");
+	e4s_json_str(&js, "kernel_refusal", run->kernel_refused == 2 ?
+		     "mount-after-replay" : run->kernel_refused ?
+		     "recovery" : "");
 	e4s_json_u64(&js, "tags", r->ntags);
 	e4s_json_u64(&js, "written", r->nwritten);
 	e4s_json_u64(&js, "superseded", r->nsuperseded);
@@ -677,7 +680,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if ((e4_plan_mount_refused(plan, &mr), mr.err) &&
 		   !o->replay_anyway) {
 		refused_mount(prog, o, s, &mr);
-		run->kernel_refused = 1;
+		run->kernel_refused = 2;
 		run->refused = mr.wiped ? "needs_recovery is clear: the "
 			"kernel would discard this log and refuse that mount "
 			"(--replay-anyway replays it)" : "the kernel would "
