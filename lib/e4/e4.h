@@ -1621,10 +1621,14 @@ struct e4_extent_rec {
 	blk64_t		pblk;		/* first physical block, fs blocks */
 	blk64_t		len;		/* fs blocks */
 	int		unwritten;	/* EXT2_EXTENT_FLAGS_UNINIT set */
-	int		depth;		/* depth of the inode's extent tree */
+	int		depth;		/* depth of the inode's extent tree
+					 * (0 for a block map) */
 	errcode_t	error;		/* e4_fs_extents() only: nonzero when
 					 * the inode's tree could not be read
 					 * (then only ino is set) */
+	int		block_mapped;	/* E4_EXT_BLOCK_MAPPED: a run of a
+					 * block-mapped inode's data blocks
+					 * (no EXT4_EXTENTS_FL) */
 };
 
 /* Totals of a walk, all counts (blocks in fs blocks).  Add up; zero it. */
@@ -1645,6 +1649,9 @@ typedef int (*e4_extent_func)(ext2_filsys fs,
 /* Flags of e4_inode_extents() and e4_fs_extents(). */
 #define E4_EXT_UNWRITTEN_ONLY	0x1	/* call @func for unwritten ones only
 					 * (totals still count every one) */
+#define E4_EXT_BLOCK_MAPPED	0x2	/* e4_fs_extents(): block-mapped
+					 * inodes too (ignored with
+					 * E4_EXT_UNWRITTEN_ONLY) */
 
 /*
  * e4_inode_extents() - call @func for each leaf extent of inode @ino, in
@@ -1667,7 +1674,14 @@ errcode_t e4_inode_extents(ext2_filsys fs, ext2_ino_t ino, int flags,
  * uninit_bg/metadata_csum groups are skipped, as e2fsck does).  An inode
  * whose tree cannot be read does not stop the walk: @func gets a record
  * with only ino and error set, and totals->bad_inodes counts it.  Reads
- * the inode bitmap if fs->inode_map is not loaded.
+ * the inode bitmap if fs->inode_map is not loaded.  With
+ * E4_EXT_BLOCK_MAPPED, in-use inodes without EXT4_EXTENTS_FL (ext4
+ * without the extent feature, files from ext2/ext3) are walked too: their
+ * data blocks through ext2fs_block_iterate3() (indirect blocks are
+ * metadata, not reported), one record per logically and physically
+ * contiguous run, initialized (a block map has no unwritten state),
+ * block_mapped set; they count in totals as files and extents; an
+ * unreadable indirect block is an error record as a bad extent tree.
  * Returns 0, E4_ERR_EXT_ABORTED, or libext2fs errors of the scan.
  */
 errcode_t e4_fs_extents(ext2_filsys fs, int flags, e4_extent_func func,

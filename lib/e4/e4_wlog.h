@@ -292,7 +292,11 @@ struct e4_wlog_point {
 	uint64_t	blocks;		/* initialized regular-file blocks
 					 * checked */
 	errcode_t	fail;		/* the kernel's recovery fails (the
-					 * scan's fail code), or 0 */
+					 * scan's fail code, the fast-commit
+					 * scan's or replay's), or 0 */
+	uint32_t	fast_commits;	/* fast commits replayed on top of
+					 * the full commits (the state rule
+					 * checks that state), or 0 */
 };
 
 /* One commit write found in the log. */
@@ -308,7 +312,8 @@ struct e4_wlog_txn {
 };
 
 /* Something the check could not read, so its verdict says nothing about
- * it (fail closed): a commit's new mappings, an inode's extent tree. */
+ * it (fail closed): a commit's new mappings, an inode's extent tree or
+ * block map, a point's fast-commit replay. */
 struct e4_wlog_unchecked {
 	int64_t		entry;		/* the commit write or the point */
 	uint32_t	tid;		/* the transaction, or 0 */
@@ -362,14 +367,22 @@ struct e4_wlog_report {
  * logged in the journal (data=journal) needs neither.  Reported at the
  * first persistence point at or after C.  (2) At each persistence point P
  * (FLUSH or FUA; with opts->marks also MARK), the state recovery gives
- * (every committed transaction replayed, in memory: overlay_io.c): an
- * initialized block of a regular file that was not so mapped in BASE must
+ * (every committed transaction replayed, in memory: overlay_io.c; then
+ * the live fast commits of the tid after the last full commit, as the
+ * kernel's ext4_fc_replay() replays them: e4_replayed_fc()): an
+ * initialized block of a regular file, extent-mapped or block-mapped
+ * (e4_fs_extents() with E4_EXT_BLOCK_MAPPED: every mapped block of a
+ * block map is initialized), that was not so mapped in BASE must
  * be replayed from the journal or have every sector written (or
  * discarded) by an entry up to P after it last became free.  With an
- * explicit data=writeback both are notes.  A point whose journal the
- * kernel refuses is reported (E4_WLOG_UNRECOVERABLE).  Fail closed: a
- * commit whose single-image check could not read everything, or an inode
- * whose extent tree does not read at a point, is listed in
+ * explicit data=writeback both are notes.  The I/O-order rule covers full
+ * commits only (a fast commit's TAIL goes with PREFLUSH and FUA, so the
+ * state rule at its point is its ordering rule).  A point whose journal
+ * the kernel refuses (its superblock, the full-commit or fast-commit scan,
+ * a fast-commit replay that fails) is reported (E4_WLOG_UNRECOVERABLE).
+ * Fail closed: a commit whose single-image check could not read
+ * everything, an inode whose extent tree or block map does not read at a
+ * point, or a point whose fast commits could not be replayed, is listed in
  * rep->unchecked (the check goes on; the report is then partial, never a
  * verdict); a read error of the device stops it.  Nothing is written.
  * On success *@ret is the report (e4_wlog_report_free()).

@@ -856,7 +856,8 @@ struct pt_arg {
 	errcode_t	err;
 };
 
-/* The state rule for one initialized extent of the point's state. */
+/* The state rule for one initialized extent (or block-map run) of the
+ * point's state. */
 static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 			void *priv)
 {
@@ -867,8 +868,8 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 
 	if (r->error) {
 		pa->err = unchecked(c, c->point, 0, r->ino, r->error,
-				    "extent tree of the inode in the point's "
-				    "replayed state");
+				    "extent tree or block map of the inode "
+				    "in the point's replayed state");
 		return pa->err != 0;
 	}
 	if (r->unwritten || !live_regular(c, fs, r->ino, &gen))
@@ -957,6 +958,21 @@ static int fcmp(const void *a, const void *b)
 	return 0;
 }
 
+/* Point @pt is lost: the kernel's recovery fails there with @fail. */
+static errcode_t point_unrecoverable(struct ctx *c, struct e4_wlog_point *pt,
+				     errcode_t fail)
+{
+	struct e4_wlog_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = E4_WLOG_UNRECOVERABLE;
+	f.data_entry = f.commit_entry = -1;
+	f.point = pt->entry;
+	pt->fail = fail;
+	c->rep->unrecoverable++;
+	return add_finding(c, &f);
+}
+
 static errcode_t do_point(struct ctx *c, int64_t entry)
 {
 	struct e4_wlog_report *rep = c->rep;
@@ -993,22 +1009,9 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	if (r.jerr != E4_ERR_NO_JOURNAL && (r.jerr || r.rp.scan->fail)) {
 		/* The kernel refuses this journal (its superblock, or the
 		 * recovery fails): the state is lost. */
-		struct e4_wlog_finding f;
-
-		memset(&f, 0, sizeof(f));
-		f.kind = E4_WLOG_UNRECOVERABLE;
-		f.data_entry = f.commit_entry = -1;
-		f.point = entry;
-		pt->fail = r.jerr ? r.jerr : r.rp.scan->fail;
-		rep->unrecoverable++;
-		retval = add_finding(c, &f);
+		retval = point_unrecoverable(c, pt, r.jerr ? r.jerr :
+					     r.rp.scan->fail);
 		goto out;
-	}
-	if (r.rp.j && r.rp.scan->fc_live && !c->fc_warned) {
-		c->fc_warned = 1;
-		warn(rep, "live fast commits at entry %lld and maybe later: "
-		     "their replay is not modelled, full commits only",
-		     (long long)entry);
 	}
 	/* needs_recovery clear: the kernel wipes the log instead of
 	 * replaying it (ext4_load_journal()). */
@@ -1034,11 +1037,41 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 			pt->tids[i] = r.rp.scan->trans[i].tid;
 		pt->ntids = n;
 	}
+	if (r.rp.j && r.rp.scan->fc && r.rp.scan->fc->fail) {
+		/* The kernel's fast-commit scan fails: so does its
+		 * recovery (jbd2_journal_recover() -> fc_do_one_pass()). */
+		retval = point_unrecoverable(c, pt, r.rp.scan->fc->fail);
+		goto out;
+	}
 	retval = rstate_open_k(c, &r, r.rp.j ? r.rp.scan->ncommitted : 0);
 	if (retval)
 		goto out;
+	if (r.rp.j && r.rp.scan->fc && r.rp.scan->fc->nreplay) {
+		/* Live fast commits of the tid after the last full commit:
+		 * the kernel replays them right after the full commits
+		 * (fs/ext4/fast_commit.c, ext4_fc_replay()); the state is
+		 * S_n with them replayed, in memory (fc_state.c). */
+		retval = e4_replayed_fc(&r.rp);
+		if (retval == E4_ERR_FC_REPLAY_FAILS) {
+			retval = point_unrecoverable(c, pt, retval);
+			goto out;
+		}
+		if (retval) {
+			/* Fail closed: no verdict on this point. */
+			retval = unchecked(c, entry, 0, 0, retval,
+					   "the point's fast-commit replay");
+			goto out;
+		}
+		pt->fast_commits = r.rp.scan->fc->nfc;
+		if (!c->fc_warned++)
+			warn(rep, "fast commits at entry %lld and maybe "
+			     "later: the state rule checks the state after "
+			     "their replay; the I/O-order rule, full commits "
+			     "only", (long long)entry);
+	}
 	c->cur = &r;
-	retval = e4_fs_extents(r.rp.fs, 0, point_ext_cb, &pa, NULL);
+	retval = e4_fs_extents(r.rp.fs, E4_EXT_BLOCK_MAPPED, point_ext_cb,
+			       &pa, NULL);
 	c->cur = NULL;
 	if (retval == E4_ERR_EXT_ABORTED)
 		retval = pa.err;

@@ -483,6 +483,12 @@ static void print_check_text(const struct e4s_wlog_input *in,
 		else
 			snprintf(tids, sizeof(tids), "%u-%u (%zu)", p->tids[0],
 				 p->tids[p->ntids - 1], p->ntids);
+		if (p->fast_commits && !p->fail) {
+			size_t l = strlen(tids);
+
+			snprintf(tids + l, sizeof(tids) - l, " +%ufc",
+				 p->fast_commits);
+		}
 		printf("%8llu %-24.24s %-15s %9llu %10llu\n",
 		       (unsigned long long)p->entry, p->mark ? p->mark : "-",
 		       tids, (unsigned long long)p->blocks,
@@ -623,6 +629,7 @@ static void print_check_json(const struct e4s_wlog_input *in,
 		for (k = 0; k < p->ntids; k++)
 			e4s_json_u64(&js, NULL, p->tids[k]);
 		e4s_json_arr_end(&js);
+		e4s_json_u64(&js, "fast_commits", p->fast_commits);
 		e4s_json_u64(&js, "blocks_checked", p->blocks);
 		e4s_json_arr_begin(&js, "violations");
 		for (k = 0; k < p->nf; k++)
