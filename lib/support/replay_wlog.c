@@ -538,14 +538,19 @@ static void print_check_text(const struct e4s_wlog_input *in,
 			printf(" (inode %u)", u->ino);
 		printf(": %s\n", error_message(u->err));
 	}
+	/* A point whose recovery fails is never summed up as OK. */
 	printf("%s: %llu violation(s) (%llu blocks) at %llu point(s), %llu "
-	       "note(s)%s\n", rep->nunchecked ? "INCOMPLETE" :
-	       rep->violations ? "FAIL" : "OK",
+	       "note(s)", rep->nunchecked ? "INCOMPLETE" :
+	       rep->violations ? "FAIL" :
+	       rep->unrecoverable ? "UNRECOVERABLE" : "OK",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
 	       (unsigned long long)bad_points,
-	       (unsigned long long)rep->notes,
-	       rep->nunchecked ? " in what was checked" : "");
+	       (unsigned long long)rep->notes);
+	if (rep->unrecoverable)
+		printf(", %llu unrecoverable point(s)",
+		       (unsigned long long)rep->unrecoverable);
+	printf("%s\n", rep->nunchecked ? " in what was checked" : "");
 }
 
 static void print_finding_json(struct e4s_json *js,
