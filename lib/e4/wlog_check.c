@@ -1056,12 +1056,17 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 			retval = point_unrecoverable(c, pt, retval);
 			goto out;
 		}
-		if (retval) {
+		if (retval && e4_overlay_error(r.rp.ov))
+			retval = e4_overlay_error(r.rp.ov);	/* a read
+						 * error of LOG or BASE: stop */
+		else if (retval && retval != EXT2_ET_NO_MEMORY) {
 			/* Fail closed: no verdict on this point. */
 			retval = unchecked(c, entry, 0, 0, retval,
 					   "the point's fast-commit replay");
 			goto out;
 		}
+		if (retval)
+			goto out;
 		pt->fast_commits = r.rp.scan->fc->nfc;
 		if (!c->fc_warned++)
 			warn(rep, "fast commits at entry %lld and maybe "
