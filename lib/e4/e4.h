@@ -2224,6 +2224,16 @@ void e4_jstats_free(struct e4_jstats *st);
 double e4_jtrans_commit_diff_ns(const struct e4_jtrans *a,
 				const struct e4_jtrans *b);
 
+/*
+ * e4_jstat_dist_fill() - fill @d from the @n values at @v (sorted in
+ * place): count, total, min, max, mean, the median (the middle value, or
+ * the mean of the two middle ones) and p90 (nearest rank: the smallest
+ * value with at least 90% of the values at or below it, v[ceil(0.9 n) -
+ * 1]).  @n 0 leaves every figure 0 (count 0: no value).  The one
+ * distribution rule of the statistics (stats.c, wlog_stats.c).
+ */
+void e4_jstat_dist_fill(struct e4_jstat_dist *d, double *v, size_t n);
+
 /* e4_jstat_bucket_low() - 2^@k, the lowest value of histogram bucket @k. */
 double e4_jstat_bucket_low(unsigned int k);
 

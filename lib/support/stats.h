@@ -36,6 +36,25 @@ int e4s_stats_check_plot(const char *prog, const char *plot,
 int e4s_stats_run(const char *prog, const struct e4s_req *r,
 		  const char *image, e4_journal_t j);
 
+/* The write-log part of a report (`e4replay --stats --write-log`). */
+struct e4s_stats_wlog {
+	const char	*log_path, *base_path;
+	int64_t		point;		/* the entry whose device @j is (the
+					 * log's last; -1: BASE itself) */
+	const struct e4_wlog_stats *ws;
+};
+
+/*
+ * e4s_stats_run_wlog() - e4s_stats_run() of the journal @j of the device
+ * at entry wl->point of a write log (named @image), with @wl's figures
+ * (libe4's e4_wlog_stats()) after the journal's: text, or the "write_log"
+ * object of the JSON "stats" (@wl NULL: e4s_stats_run()).  Same exit
+ * status.
+ */
+int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
+		       const char *image, e4_journal_t j,
+		       const struct e4s_stats_wlog *wl);
+
 /*
  * e4s_stats_main() - `e4replay --stats`: check r->plot, open r->device
  * read-only and its journal (r->journal_dev), e4s_stats_run().  Returns
