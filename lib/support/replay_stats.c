@@ -335,8 +335,8 @@ static void print_wlog_text(const struct e4s_stats_wlog *wl)
 		       ws->commits[ws->ncommits - 1].tid);
 	printf("; blocks are fs blocks of %u bytes\n", ws->block_size);
 	for (i = 0; i < rep->njruns; i++)
-		printf("%s fs blocks %llu-%llu", i ? "," : "  journal area "
-		       "(BASE's journal inode):",
+		printf("%s %llu-%llu", i ? "," : "  journal area (BASE's "
+		       "journal inode), fs blocks",
 		       (unsigned long long)rep->jruns[i].pblk,
 		       (unsigned long long)(rep->jruns[i].pblk +
 					    rep->jruns[i].len - 1));
@@ -380,8 +380,8 @@ static void print_wlog_text(const struct e4s_stats_wlog *wl)
 	print_dist("interval (entries)", &ws->interval, 0, 0);
 	printf("  commit writes: %zu, %" PRIu64 " with PREFLUSH, %" PRIu64
 	       " with no FLUSH since the previous one; files known for %"
-	       PRIu64 " (%s)\n", ws->ncommits, ws->preflush, ws->no_flush,
-	       ws->files_known, e4_data_mode_name(rep->data_mode));
+	       PRIu64 "\n", ws->ncommits, ws->preflush, ws->no_flush,
+	       ws->files_known);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
