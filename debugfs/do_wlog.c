@@ -68,8 +68,9 @@ void do_wlog_check(int argc, char **argv, int sci_idx, void *infop)
 
 void do_wlog_stats(int argc, char **argv, int sci_idx, void *infop)
 {
-	static const int accept[] = { E4S_O_JSON, 0 };
+	static const int accept[] = { E4S_O_JSON, E4S_O_PLOT, 0 };
 
 	(void)sci_idx;
-	run(argc, argv, infop, accept, 1, "[--json] LOG", 's');
+	run(argc, argv, infop, accept, 1,
+	    "[--json] [--plot FILE.svg|FILE.png] LOG", 's');
 }

@@ -794,7 +794,21 @@ int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
 			print_wlog_text(wl);
 	}
 	fflush(stdout);
-	if (r->plot) {
+	if (r->plot && wl) {
+		snprintf(title, sizeof(title), "%s: %zu commit writes in %"
+			 PRIu64 " entries", wl->log_path, wl->ws->ncommits,
+			 wl->ws->all.entries);
+		retval = e4s_plot_wlog(r->plot, title, wl->ws, &why);
+		if (retval) {
+			if (why)
+				fprintf(stderr, "%s: while drawing %s: %s\n",
+					prog, r->plot, why);
+			else
+				com_err(prog, retval, "while writing %s",
+					r->plot);
+			rc |= 8;
+		}
+	} else if (r->plot) {
 		if (ost)
 			snprintf(title, sizeof(title), "%s: %" PRIu64 " live "
 				 "transactions, %" PRIu64 " older (hollow: not "

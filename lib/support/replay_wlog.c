@@ -752,12 +752,14 @@ out:
 
 int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 {
-	struct e4s_target t[3] = {
+	struct e4s_target t[4] = {
 		{ .what = "BASE", .path = r->device, .flags = E4S_T_ANY },
 		{ .what = "LOG", .path = r->write_log, .flags = E4S_T_ANY },
 		{ .what = "OUTPUT", .path = r->output,
 		  .flags = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG |
 			  E4S_T_BLK },
+		{ .what = "--plot", .path = r->plot,
+		  .flags = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG },
 	};
 	struct e4s_wlog_input in;
 	const char *bad = NULL;
@@ -788,8 +790,9 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 			"with --write-log";
 	else if (r->wlog_marks && (r->wlog_at || r->stats))
 		bad = "--marks goes with --list and --check-order";
-	else if (r->plot || r->stats_all)
-		bad = "--plot and --all do not go with --write-log";
+	else if (r->stats_all || (r->plot && !r->stats))
+		bad = "--all does not go with --write-log; --plot goes with "
+			"--stats";
 	else if (r->verbose && r->stats)
 		bad = "-v does not go with --write-log --stats (every commit "
 			"write is listed)";
@@ -801,7 +804,10 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 	 * BASE only read, OUTPUT (--at -o) written, all distinct. */
 	if (r->output && e4s_size_bytes(r->device, &t[2].min_bytes))
 		t[2].min_bytes = 0;
-	retval = e4s_check_targets(prog, t, 3);
+	rc = e4s_stats_check_plot(prog, r->plot, r->device, NULL);
+	if (rc)
+		return rc;
+	retval = e4s_check_targets(prog, t, 4);
 	if (retval)
 		return e4s_usage_error(retval) ? E4R_EXIT_USAGE :
 			E4R_EXIT_ERROR;
@@ -819,6 +825,6 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 		}
 		e4s_wlog_close(&in);
 	}
-	e4s_release_targets(t, 3);
+	e4s_release_targets(t, 4);
 	return rc;
 }

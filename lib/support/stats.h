@@ -1,7 +1,8 @@
 /*
  * stats.h --- journal statistics, shared by `e4replay --stats` and
- * e4debug's jstats: libe4's stats.c and oldlog.c run and printed as text
- * or JSON (replay_stats.c) and drawn with cairo (replay_plot.c).
+ * e4debug's jstats (and, with a write log, wlog_stats): libe4's stats.c,
+ * oldlog.c and wlog_stats.c run and printed as text or JSON
+ * (replay_stats.c) and drawn with cairo (replay_plot.c).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -80,5 +81,16 @@ int e4s_plot_available(void);
 errcode_t e4s_plot(const char *path, const char *title,
 		   const struct e4_jstats *live, const struct e4_jstats *old,
 		   double old_offset, const char **why);
+
+/*
+ * e4s_plot_wlog() - draw the write-log figures of @ws into @path (SVG or
+ * PNG by its suffix): above, the fs blocks written per commit write
+ * (data and journal area, log10(1 + blocks) scale) by the entry of the
+ * commit write; below, the FLUSH entries (bars) and files with new
+ * mappings (marks) per commit write.  Written as e4s_plot() writes.
+ * Returns 0 or an errno (EIO when cairo failed, *@why its message).
+ */
+errcode_t e4s_plot_wlog(const char *path, const char *title,
+			const struct e4_wlog_stats *ws, const char **why);
 
 #endif
