@@ -817,10 +817,10 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 			continue;
 		retval = attr_add(c, m->ino, gen, tid, m->lblk, m->pblk,
 				  m->len);
-		if (!retval && (!ninos || inos[ninos - 1] != m->ino))
+		if (!retval)
 			retval = grow(&inos, &ainos, ninos + 1,
 				      sizeof(*inos));
-		if (!retval && (!ninos || inos[ninos - 1] != m->ino))
+		if (!retval)
 			inos[ninos++] = m->ino;
 		for (b = 0; b < m->len && !retval; b++) {
 			struct e4_wlog_finding f;
@@ -847,6 +847,8 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 			f.data_entry = data;
 			f.commit_entry = commit;
 			tx->violations++;
+			if (c->o->commits_only)
+				continue;	/* reported at no point */
 			retval = grow(&c->pend, &c->apend,
 				      c->npend + 1, sizeof(*c->pend));
 			if (!retval)
