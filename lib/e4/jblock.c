@@ -297,3 +297,21 @@ size_t e4_jdesc_put_tag(const struct e4_jcodec *c, void *at, blk64_t fsblk,
 	memcpy(t + c->tag_bytes, c->uuid, JBD2_UUID_SIZE);
 	return c->tag_bytes + JBD2_UUID_SIZE;
 }
+
+uint32_t e4_jblock_facts(const void *blk, unsigned int bs, blk64_t fsblk,
+			 int escaped)
+{
+	size_t stale;
+	uint32_t f = E4_COPY_FACTS;
+
+	if (escaped || bs < 2)
+		return 0;
+	stale = e4_stamp_block_stale(blk, fsblk, bs);
+	if (stale > (UINT32_MAX >> E4_COPY_STALE_SHIFT))
+		return 0;
+	if (e4_le16(blk) == EXT3_EXT_MAGIC)
+		f |= E4_COPY_EXT_MAGIC;
+	if (e4_block_is_zero(blk, bs))
+		f |= E4_COPY_ZERO;
+	return f | (uint32_t)stale << E4_COPY_STALE_SHIFT;
+}
