@@ -672,9 +672,11 @@ void e4_jblock_unescape(void *blk, int escaped);
  * e4_jblock_hash() - 64-bit content hash of block @blk (@bs bytes) as
  * replay writes it (@escaped: a logged copy whose tag had
  * JBD2_FLAG_ESCAPE, hashed with JBD2_MAGIC back in its first 4 bytes):
- * multiply-xorshift over 64-bit words in four lanes.  Not a CRC: a block
- * carrying its own crc32c makes any CRC of it a constant.  For comparing
- * blocks (the ordering check's ahead blocks), never stored.
+ * multiply-xorshift over 64-bit words in four lanes, or, on a CPU with
+ * AVX2, XXH3's multiply-accumulate over 64-byte stripes in eight lanes
+ * (a different value: one process uses one form for every block).  Not
+ * a CRC: a block carrying its own crc32c makes any CRC of it a constant.
+ * For comparing blocks (the ordering check's ahead blocks), never stored.
  */
 uint64_t e4_jblock_hash(const void *blk, unsigned int bs, int escaped);
 
