@@ -417,6 +417,9 @@ struct e4_jtag {
 	int		fate;		/* enum e4_tag_fate, set by
 					 * e4_plan_build() */
 	int		hashed;		/* hash set (E4_SCANF_HASH) */
+	uint32_t	facts;		/* E4_COPY_FACTS and what it vouches
+					 * for (e4_jblock_facts()), set with
+					 * the hash; 0: not known */
 	uint64_t	hash;		/* e4_jblock_hash() of the copy as
 					 * replay writes it (unescaped) */
 };
@@ -704,11 +707,25 @@ void e4_jblock_unescape(void *blk, int escaped);
  * e4_jblock_hash() - 64-bit content hash of block @blk (@bs bytes) as
  * replay writes it (@escaped: a logged copy whose tag had
  * JBD2_FLAG_ESCAPE, hashed with JBD2_MAGIC back in its first 4 bytes):
- * multiply-xorshift over 64-bit words in four lanes.  Not a CRC: a block
- * carrying its own crc32c makes any CRC of it a constant.  For comparing
- * blocks (the ordering check's ahead blocks), never stored.
+ * multiply-xorshift over 64-bit words in four lanes, or, on a CPU with
+ * AVX2, XXH3's multiply-accumulate over 64-byte stripes in eight lanes
+ * (a different value: one process uses one form for every block).  Not
+ * a CRC: a block carrying its own crc32c makes any CRC of it a constant.
+ * For comparing blocks (the ordering check's ahead blocks), never stored.
  */
 uint64_t e4_jblock_hash(const void *blk, unsigned int bs, int escaped);
+
+/*
+ * e4_jblock_facts() - what the ordering check asks of a logged copy @blk
+ * (@bs bytes) of fs block @fsblk, found in the one read of the scan
+ * (E4_SCANF_HASH): E4_COPY_FACTS | E4_COPY_EXT_MAGIC (starts with
+ * EXT3_EXT_MAGIC) | E4_COPY_ZERO (all zero), and e4_stamp_block_stale()
+ * at @fsblk in the bits from E4_COPY_STALE_SHIFT.  0 (not known: the
+ * check reads the block) for an @escaped copy (its first bytes differ
+ * from what replay writes) or a stale count that does not fit.
+ */
+uint32_t e4_jblock_facts(const void *blk, unsigned int bs, blk64_t fsblk,
+			 int escaped);
 
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */
@@ -794,6 +811,15 @@ struct e4_replay_result {
  */
 #define E4_COPY_ESCAPED	0x1	/* tag had JBD2_FLAG_ESCAPE: the first 4
 				 * bytes read back as JBD2_MAGIC */
+/* What the scan (E4_SCANF_HASH) saw in the copy as replay writes it, so
+ * that the ordering check need not read it again (e4_jblock_facts()): */
+#define E4_COPY_FACTS	0x2	/* the bits below and the stale count are
+				 * known */
+#define E4_COPY_EXT_MAGIC 0x4	/* starts with EXT3_EXT_MAGIC (le16) */
+#define E4_COPY_ZERO	0x8	/* every byte zero */
+#define E4_COPY_STALE_SHIFT 16	/* e4_stamp_block_stale() of the copy at
+				 * its fs block, in the top 16 bits */
+#define E4_COPY_STALE(flags)	((size_t)((flags) >> E4_COPY_STALE_SHIFT))
 
 struct e4_copy {
 	blk64_t		fsblk;	/* fs block the copy belongs to */
