@@ -48,6 +48,8 @@ static const char usage_text[] =
 	"       %1$s --write-log=LOG --check-order "
 	"[--data-mode=auto|ordered|journal|writeback]\n"
 	"\t[--marks] [-v] [--json] BASE\n"
+	"       %1$s --write-log=LOG --stats [--json] "
+	"[--plot FILE.svg|FILE.png] BASE\n"
 	"       %1$s -V | --version | -h | --help\n";
 
 static void usage(void)

@@ -229,8 +229,15 @@ struct e4_journal {
 	char		*dev_name;	/* external journal: the device path */
 	unsigned char	*sb;		/* the superblock's block, blocksize B */
 	struct e4_jsb	jsb;		/* decoded copy of sb; keep in sync */
+	int		file_kind;	/* e4_journal_open_file(): what the
+					 * file is (E4_JOURNAL_FILE_*; fs
+					 * NULL), else 0 */
 };
 typedef struct e4_journal *e4_journal_t;
+
+#define E4_JOURNAL_FILE_RAW	1	/* a raw journal, its superblock at
+					 * byte 0 (debugfs "dump <8>") */
+#define E4_JOURNAL_FILE_DEV	2	/* an external journal device */
 
 /*
  * e4_journal_open() - find and open the journal of @fs: the internal one
@@ -266,6 +273,34 @@ errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
 			     io_manager io, const char *io_name, int flags,
 			     e4_journal_t *ret);
+
+/*
+ * e4_journal_open_file() - open the journal in the file or device @path
+ * with no file system, read-only (@flags must be 0), as debugfs's
+ * `logdump -f` reads one (debugfs/logdump.c dump_journal()): a jbd2
+ * superblock at byte 0 makes @path a raw journal (a dump of a journal
+ * inode; jblock 0 is the superblock, the block size its s_blocksize);
+ * else an ext2 superblock at byte 1024 with the journal_dev feature makes
+ * it an external journal device (the block size the ext2 superblock's,
+ * the journal superblock in the block after it, as open_external() finds
+ * it; no UUID to match).  Read through @io (NULL: unix_io) on the
+ * channel name @io_name (NULL: @path).  The journal is as long as the
+ * file (in jblocks; a device: its s_blocks_count, or the file if
+ * shorter).  j->fs is NULL, j->external set, j->file_kind says which;
+ * e4_journal_scan() and e4_journal_scan_old() read it, e4_plan_build()
+ * plans it with no fs block bound; nothing replays it.  The superblock is
+ * validated (e4_jsb_validate()): a raw journal cut short fails with
+ * E4_ERR_JSB_MAXLEN, and, as e4_journal_open(), the journal is still
+ * returned in *@ret with that error.
+ * Returns 0, EXT2_ET_INVALID_ARGUMENT (@flags not 0),
+ * E4_ERR_NOT_JOURNAL_FILE (neither, or too short to hold a superblock),
+ * E4_ERR_JOURNAL_FILE_IS_FS (an ext2 superblock without journal_dev: a
+ * file system), E4_ERR_JSB_BLOCKSIZE (a block size outside 1024..65536
+ * or not a power of 2), the errors of e4_jsb_validate() and io errors.
+ */
+errcode_t e4_journal_open_file(const char *path, io_manager io,
+			       const char *io_name, int flags,
+			       e4_journal_t *ret);
 
 /* e4_journal_close() - release @j (NULL is fine); flushes its channel. */
 errcode_t e4_journal_close(e4_journal_t j);
@@ -382,6 +417,9 @@ struct e4_jtag {
 	int		fate;		/* enum e4_tag_fate, set by
 					 * e4_plan_build() */
 	int		hashed;		/* hash set (E4_SCANF_HASH) */
+	uint32_t	facts;		/* E4_COPY_FACTS and what it vouches
+					 * for (e4_jblock_facts()), set with
+					 * the hash; 0: not known */
 	uint64_t	hash;		/* e4_jblock_hash() of the copy as
 					 * replay writes it (unescaped) */
 };
@@ -669,11 +707,25 @@ void e4_jblock_unescape(void *blk, int escaped);
  * e4_jblock_hash() - 64-bit content hash of block @blk (@bs bytes) as
  * replay writes it (@escaped: a logged copy whose tag had
  * JBD2_FLAG_ESCAPE, hashed with JBD2_MAGIC back in its first 4 bytes):
- * multiply-xorshift over 64-bit words in four lanes.  Not a CRC: a block
- * carrying its own crc32c makes any CRC of it a constant.  For comparing
- * blocks (the ordering check's ahead blocks), never stored.
+ * multiply-xorshift over 64-bit words in four lanes, or, on a CPU with
+ * AVX2, XXH3's multiply-accumulate over 64-byte stripes in eight lanes
+ * (a different value: one process uses one form for every block).  Not
+ * a CRC: a block carrying its own crc32c makes any CRC of it a constant.
+ * For comparing blocks (the ordering check's ahead blocks), never stored.
  */
 uint64_t e4_jblock_hash(const void *blk, unsigned int bs, int escaped);
+
+/*
+ * e4_jblock_facts() - what the ordering check asks of a logged copy @blk
+ * (@bs bytes) of fs block @fsblk, found in the one read of the scan
+ * (E4_SCANF_HASH): E4_COPY_FACTS | E4_COPY_EXT_MAGIC (starts with
+ * EXT3_EXT_MAGIC) | E4_COPY_ZERO (all zero), and e4_stamp_block_stale()
+ * at @fsblk in the bits from E4_COPY_STALE_SHIFT.  0 (not known: the
+ * check reads the block) for an @escaped copy (its first bytes differ
+ * from what replay writes) or a stale count that does not fit.
+ */
+uint32_t e4_jblock_facts(const void *blk, unsigned int bs, blk64_t fsblk,
+			 int escaped);
 
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */
@@ -759,6 +811,15 @@ struct e4_replay_result {
  */
 #define E4_COPY_ESCAPED	0x1	/* tag had JBD2_FLAG_ESCAPE: the first 4
 				 * bytes read back as JBD2_MAGIC */
+/* What the scan (E4_SCANF_HASH) saw in the copy as replay writes it, so
+ * that the ordering check need not read it again (e4_jblock_facts()): */
+#define E4_COPY_FACTS	0x2	/* the bits below and the stale count are
+				 * known */
+#define E4_COPY_EXT_MAGIC 0x4	/* starts with EXT3_EXT_MAGIC (le16) */
+#define E4_COPY_ZERO	0x8	/* every byte zero */
+#define E4_COPY_STALE_SHIFT 16	/* e4_stamp_block_stale() of the copy at
+				 * its fs block, in the top 16 bits */
+#define E4_COPY_STALE(flags)	((size_t)((flags) >> E4_COPY_STALE_SHIFT))
 
 struct e4_copy {
 	blk64_t		fsblk;	/* fs block the copy belongs to */
@@ -895,10 +956,16 @@ size_t e4_state_find(const struct e4_state *st, blk64_t fsblk);
 void e4_state_free(struct e4_state *st);
 
 /*
- * e4_journal_replay() - replay @scan into the file system of @j (both
- * opened read-write): e4_plan_build(), then e4_plan_replay().
- * Returns 0, @scan->fail (nothing written) or what e4_plan_replay()
- * returns.
+ * e4_journal_replay() - replay the full commits of @scan into the file
+ * system of @j (both opened read-write): e4_plan_build(), then
+ * e4_plan_replay().  A journal whose fast-commit area holds fast commits
+ * the kernel replays (scan->fc->nreplay) is refused before anything is
+ * written: resetting the log would drop them.  e4_journal_recover() is
+ * the kernel's whole recovery (full and fast commits); to drop the fast
+ * commits knowingly (e4replay --ignore-fast-commit), call
+ * e4_plan_build() and e4_plan_replay().
+ * Returns 0, @scan->fail (nothing written), E4_ERR_FAST_COMMIT (nothing
+ * written) or what e4_plan_replay() returns.
  */
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);
@@ -2237,6 +2304,16 @@ void e4_jstats_free(struct e4_jstats *st);
  */
 double e4_jtrans_commit_diff_ns(const struct e4_jtrans *a,
 				const struct e4_jtrans *b);
+
+/*
+ * e4_jstat_dist_fill() - fill @d from the @n values at @v (sorted in
+ * place): count, total, min, max, mean, the median (the middle value, or
+ * the mean of the two middle ones) and p90 (nearest rank: the smallest
+ * value with at least 90% of the values at or below it, v[ceil(0.9 n) -
+ * 1]).  @n 0 leaves every figure 0 (count 0: no value).  The one
+ * distribution rule of the statistics (stats.c, wlog_stats.c).
+ */
+void e4_jstat_dist_fill(struct e4_jstat_dist *d, double *v, size_t n);
 
 /* e4_jstat_bucket_low() - 2^@k, the lowest value of histogram bucket @k. */
 double e4_jstat_bucket_low(unsigned int k);

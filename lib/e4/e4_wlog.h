@@ -309,6 +309,10 @@ struct e4_wlog_txn {
 	uint64_t	conversions;	/* of those: unwritten -> written */
 	uint64_t	released;	/* blocks it frees (bitmap 1 -> 0) */
 	uint64_t	violations;	/* I/O-order violation blocks */
+	uint64_t	files;		/* distinct inodes of the new
+					 * initialized mappings counted in
+					 * new_blocks: the regular files
+					 * whose new data T commits */
 };
 
 /* Something the check could not read, so its verdict says nothing about
@@ -327,6 +331,10 @@ struct e4_wlog_check_opts {
 					 * file data means journal, else
 					 * ordered is assumed */
 	int		marks;		/* MARK entries are points too */
+	int		commits_only;	/* the commit writes only: no
+					 * persistence point is checked
+					 * (rep->points empty); for
+					 * e4_wlog_stats() */
 };
 
 struct e4_wlog_report {
@@ -349,6 +357,10 @@ struct e4_wlog_report {
 	size_t		nunchecked;
 	char		warnings[8][200];
 	int		nwarnings;
+	unsigned int	block_size;	/* BASE's fs block size, bytes */
+	struct e4_jmap_run *jruns;	/* BASE's journal: where commit
+					 * writes are looked for */
+	size_t		njruns;
 };
 
 /*
@@ -396,8 +408,108 @@ errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 /* e4_wlog_report_free() - release @rep (NULL is fine). */
 void e4_wlog_report_free(struct e4_wlog_report *rep);
 
+/*
+ * e4_wlog_report_in_journal() - 1 if fs block @b (BASE's block size,
+ * rep->block_size) lies in BASE's journal (rep->jruns: the journal
+ * inode's blocks, as e4_journal_open() maps them), else 0.  The one rule
+ * of "the journal area" for the commit writes and the statistics.
+ */
+int e4_wlog_report_in_journal(const struct e4_wlog_report *rep, blk64_t b);
+
 /* e4_wlog_kind_name() - "stale", "no-data-write", "no-flush",
  * "unrecoverable"; with @permitted the first three end "-permitted". */
 const char *e4_wlog_kind_name(int kind, int permitted);
+
+/* ---- wlog_stats.c: journal statistics of a write log, per commit write -- */
+
+/*
+ * What the entries first..last of a log did (e4_wlog_stats()).  Sectors
+ * are the log's; blocks are BASE's fs blocks (rep->block_size), counted
+ * once per entry: an entry that writes part of a block counts it, two
+ * entries writing one block count it twice.  A write's sectors are split
+ * by e4_wlog_report_in_journal() of their fs block: journal (descriptor,
+ * logged copies, revoke and commit blocks, the journal superblock) and
+ * data (everything else: file data and metadata written in place alike,
+ * which the log does not tell apart).
+ */
+struct e4_wlog_span {
+	int64_t		first, last;	/* entries first..last; none when
+					 * last < first */
+	uint64_t	entries;
+	uint64_t	flushes;	/* entries with FLUSH (a pure flush
+					 * or a write's PREFLUSH) */
+	uint64_t	fua;		/* entries with FUA */
+	uint64_t	data_entries;	/* writes with a sector outside the
+					 * journal */
+	uint64_t	data_sectors, data_blocks;
+	uint64_t	journal_entries;	/* writes with a sector in it */
+	uint64_t	journal_sectors, journal_blocks;
+	uint64_t	discards, discard_sectors;	/* DISCARD entries */
+	uint64_t	marks;		/* MARK entries */
+};
+
+/* One commit write C of tid T and the span (previous commit write, C]. */
+struct e4_wlog_commit_stat {
+	uint32_t	tid;
+	uint64_t	commit_entry;	/* C */
+	int64_t		interval;	/* C minus the previous commit
+					 * write's entry; -1 for the first
+					 * (its span starts at entry 0) */
+	int		preflush;	/* C carries FLUSH (REQ_PREFLUSH) */
+	int		fua;		/* C carries FUA */
+	const char	*mark;		/* the last MARK at or before C, or
+					 * NULL (owned by the log) */
+	struct e4_wlog_span span;	/* C's own write included */
+	int		files_known;	/* T was replayable at C and its new
+					 * mappings read wholly */
+	uint64_t	files;		/* e4_wlog_txn files: the regular
+					 * files whose new initialized
+					 * mappings T commits */
+	uint64_t	new_blocks;	/* those mappings' fs blocks */
+};
+
+struct e4_wlog_stats {
+	struct e4_wlog_report *rep;	/* the check's commit-write pass
+					 * (commits_only): warnings, data
+					 * mode, journal area */
+	uint32_t	sectorsize;	/* the log's, bytes */
+	unsigned int	block_size;	/* BASE's fs block size, bytes */
+	struct e4_wlog_commit_stat *commits;	/* in log order */
+	size_t		ncommits;
+	struct e4_wlog_span tail;	/* after the last commit write (the
+					 * whole log when there is none) */
+	struct e4_wlog_span all;	/* the whole log */
+	/* Distributions over the commits (interval: over the ncommits - 1
+	 * intervals; files: over the files_known ones). */
+	struct e4_jstat_dist flushes, data_entries, data_blocks,
+			     journal_blocks, files, interval;
+	uint64_t	files_known;	/* commits with a file count */
+	uint64_t	no_flush;	/* commits whose span holds no FLUSH
+					 * (C's own PREFLUSH included) */
+	uint64_t	preflush;	/* commit writes with FLUSH */
+};
+
+/*
+ * e4_wlog_stats() - the journal statistics of the log of write-log device
+ * @d (its point is moved, left at the last entry): the commit writes
+ * that e4_wlog_check() finds (a write entry putting a jbd2 commit block,
+ * magic and block type 2, into BASE's journal; commits_only: no point is
+ * checked) and, for each commit write C of tid T, the span of entries
+ * after the previous commit write (from entry 0 for the first) up to and
+ * including C: its FLUSH entries, its writes split into journal and data
+ * (struct e4_wlog_span), and the files T carries data of: the distinct
+ * regular-file inodes with new initialized mappings (allocations and
+ * unwritten -> written conversions) that T commits, found by the check's
+ * mapping rule (e4_order_check() on the state before T, T alone as its
+ * window; unknown when T was not replayable at C or its check could not
+ * read everything); then the span after the last commit write and the
+ * distributions (stats.c's e4_jstat_dist_fill()).  Nothing is written.
+ * On success *@ret is owned by the caller (e4_wlog_stats_free()).
+ * Returns 0 or e4_wlog_check()'s errors.
+ */
+errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret);
+
+/* e4_wlog_stats_free() - release @ws (NULL is fine). */
+void e4_wlog_stats_free(struct e4_wlog_stats *ws);
 
 #endif /* E4_WLOG_H */

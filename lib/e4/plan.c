@@ -77,16 +77,12 @@ static void copy_of(const struct e4_jtag *g, uint32_t tid,
 	c->jblk = g->jblk;
 	c->src_blk = 0;
 	c->tid = tid;
-	c->flags = (g->flags & JBD2_FLAG_ESCAPE) ? E4_COPY_ESCAPED : 0;
+	c->flags = ((g->flags & JBD2_FLAG_ESCAPE) ? E4_COPY_ESCAPED : 0) |
+		g->facts;
 }
 
-/* A candidate of the window and its sort key: fs block, then log order
+/* The sort key of a candidate of the window: fs block, then log order
  * (seq, its index among the candidates). */
-struct cand {
-	struct e4_copy	c;
-	struct e4_jtag	*tag;		/* NULL once superseded */
-};
-
 struct cand_key {
 	blk64_t		fsblk;
 	size_t		seq;
@@ -129,13 +125,18 @@ static errcode_t window_revokes(const struct e4_jscan *scan,
 	return 0;
 }
 
-/* The fates of every tag over the window and the winners (log order). */
+/*
+ * The fates of every tag over the window and the winners (log order).
+ * A candidate is its tag and tid (12 bytes, the copy built only for the
+ * winners) and its sort key.
+ */
 static errcode_t plan_window(struct e4_plan *p)
 {
 	struct e4_jscan *scan = p->scan;
 	struct e4_replay_result *res = &p->res;
 	struct e4_revoke_table *rt = NULL;
-	struct cand *c = NULL;
+	struct e4_jtag **tag = NULL;	/* NULL once superseded */
+	uint32_t *tid = NULL;
 	struct cand_key *key = NULL;
 	size_t i, k, n = 0, total = 0;
 	errcode_t retval;
@@ -147,10 +148,13 @@ static errcode_t plan_window(struct e4_plan *p)
 	if (retval)
 		return retval;
 	res->nrevoke_blocks = e4_revoke_count(rt);
-	retval = ext2fs_get_array(total ? total : 1, sizeof(*c), &c);
+	if (!total)
+		total = 1;
+	retval = ext2fs_get_array(total, sizeof(*tag), &tag);
 	if (!retval)
-		retval = ext2fs_get_array(total ? total : 1, sizeof(*key),
-					  &key);
+		retval = ext2fs_get_array(total, sizeof(*tid), &tid);
+	if (!retval)
+		retval = ext2fs_get_array(total, sizeof(*key), &key);
 	if (retval)
 		goto out;
 
@@ -181,8 +185,8 @@ static errcode_t plan_window(struct e4_plan *p)
 				continue;
 			}
 			g->fate = E4_TAG_REPLAY;
-			copy_of(g, t->tid, &c[n].c);
-			c[n].tag = g;
+			tag[n] = g;
+			tid[n] = t->tid;
 			key[n].fsblk = g->fsblk;
 			key[n].seq = n;
 			n++;
@@ -196,22 +200,23 @@ static errcode_t plan_window(struct e4_plan *p)
 	xsort(key, n, sizeof(*key), cmp_fsblk_seq);
 	for (i = 0, k = n; i + 1 < n; i++)
 		if (key[i + 1].fsblk == key[i].fsblk) {
-			c[key[i].seq].tag->fate = E4_TAG_SUPERSEDED;
-			c[key[i].seq].tag = NULL;
+			tag[key[i].seq]->fate = E4_TAG_SUPERSEDED;
+			tag[key[i].seq] = NULL;
 			res->nsuperseded++;
 			k--;
 		}
+	ext2fs_free_mem(&key);	/* before the winners are allocated */
 	res->nwritten = k;
 	retval = ext2fs_get_array(k ? k : 1, sizeof(*p->final), &p->final);
 	if (retval)
 		goto out;
 	for (i = 0, k = 0; i < n; i++)
-		if (c[i].tag)
-			p->final[k++] = c[i].c;
-	n = k;
-	p->nfinal = n;
+		if (tag[i])
+			copy_of(tag[i], tid[i], &p->final[k++]);
+	p->nfinal = k;
 out:
-	ext2fs_free_mem(&c);
+	ext2fs_free_mem(&tag);
+	ext2fs_free_mem(&tid);
 	ext2fs_free_mem(&key);
 	e4_revoke_free(rt);
 	return retval;
@@ -229,7 +234,9 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 		return retval;
 	p->j = j;
 	p->scan = scan;
-	p->nblocks = ext2fs_blocks_count(j->fs->super);
+	/* A journal file with no fs (e4_journal_open_file()): no bound. */
+	p->nblocks = j->fs ? ext2fs_blocks_count(j->fs->super) :
+		~(blk64_t)0;
 	p->res.new_sequence = scan->end_tid + 1;
 	p->res.corrupt = scan->corrupt;
 	if (scan->fail) {	/* the kernel replays nothing */

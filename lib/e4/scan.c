@@ -322,6 +322,9 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 					g->hash = e4_jblock_hash(d, bs,
 						g->flags & JBD2_FLAG_ESCAPE);
 					g->hashed = 1;
+					g->facts = e4_jblock_facts(d, bs,
+						g->fsblk,
+						g->flags & JBD2_FLAG_ESCAPE);
 				}
 			}
 			continue;
