@@ -277,6 +277,18 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
 	uint32_t tid = ev ? ev->tid : s->start_tid;
 	uint32_t good = tid - s->start_tid;
 
+	if (ev && ev->kind == E4_SCAN_BAD_TAG_BLOCK) {
+		/* plan.c: ev->msg says what the kernel does. */
+		com_err(prog, s->fail, "in the journal of %s at tid %u: %s; "
+			"nothing replayed (e2fsck writes every copy)",
+			o->device, tid, ev->msg);
+		if (good)
+			fprintf(stderr, "%s: `e4replay --upto %u` replays the "
+				"%u transaction%s before it (tids %u-%u)\n",
+				prog, tid - 1, good, good == 1 ? "" : "s",
+				s->start_tid, tid - 1);
+		return;
+	}
 	com_err(prog, s->fail, "in the journal of %s at tid %u (jblock "
 		"%llu): the kernel's recovery fails there, so it refuses to "
 		"mount this file system; nothing replayed", o->device, tid,
@@ -364,6 +376,15 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 		retval = e4_jscan_check_tags(j, *scan);
 	if (!retval)
 		retval = e4_plan_build(j, *scan, plan);
+	if (!retval && (*plan)->csum_needed) {
+		/* A tag that fails the recovery unless its checksum does:
+		 * decide now, before anything is written (plan.c). */
+		e4_plan_free(*plan);
+		*plan = NULL;
+		retval = e4_jscan_check_tags(j, *scan);
+		if (!retval)
+			retval = e4_plan_build(j, *scan, plan);
+	}
 	if (!retval)
 		return 0;
 	com_err(prog, retval, "while scanning the journal of %s", r->device);
