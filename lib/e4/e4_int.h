@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "e4.h"
 
@@ -59,6 +60,18 @@ static inline errcode_t extent_goto_start(ext2_extent_handle_t h,
 	if (!retval && x->e_lblk != lblk)
 		retval = EXT2_ET_EXTENT_NOT_FOUND;
 	return retval;
+}
+
+/* Fill *@x as a leaf extent of @len fs blocks from @lblk to @pblk,
+ * unwritten when @unwritten (for ext2fs_extent_replace/insert). */
+static inline void set_ext(struct ext2fs_extent *x, blk64_t lblk,
+			   blk64_t pblk, blk64_t len, int unwritten)
+{
+	memset(x, 0, sizeof(*x));
+	x->e_lblk = lblk;
+	x->e_pblk = pblk;
+	x->e_len = (__u32)len;
+	x->e_flags = unwritten ? EXT2_EXTENT_FLAGS_UNINIT : 0;
 }
 
 /* qsort()/bsearch() order of blk64_t values. */

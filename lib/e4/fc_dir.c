@@ -187,7 +187,11 @@ struct dxbufs {
 	struct dmap	*m;
 };
 
-static errcode_t dxbufs_get(ext2_filsys fs, struct dxbufs *d)
+/* The buffers of an htree operation on @dir (inode image @dbuf), with
+ * the directory's block 0 (the dx root) read into d->root and its pblk
+ * into *@p0.  On error the caller still frees @d (dxbufs_free()). */
+static errcode_t dxbufs_get(ext2_filsys fs, ext2_ino_t dir,
+			    unsigned char *dbuf, struct dxbufs *d, blk64_t *p0)
 {
 	errcode_t retval;
 
@@ -200,6 +204,10 @@ static errcode_t dxbufs_get(ext2_filsys fs, struct dxbufs *d)
 	if (!retval)
 		retval = ext2fs_get_array(fs->blocksize / 12 + 1,
 					  sizeof(*d->m), &d->m);
+	if (!retval)
+		retval = dir_pblk(fs, dir, I(dbuf), 0, p0);
+	if (!retval)
+		retval = ext2fs_read_dir_block4(fs, *p0, d->root, 0, dir);
 	return retval;
 }
 
@@ -228,11 +236,7 @@ static errcode_t make_indexed_dir(struct fcr *r, ext2_ino_t dir,
 	__u32 hash2;
 	errcode_t retval;
 
-	retval = dxbufs_get(fs, &d);
-	if (!retval)
-		retval = dir_pblk(fs, dir, I(dbuf), 0, &p0);
-	if (!retval)
-		retval = ext2fs_read_dir_block4(fs, p0, d.root, 0, dir);
+	retval = dxbufs_get(fs, dir, dbuf, &d, &p0);
 	if (retval)
 		goto out;
 	/* "the 0th block becomes the root, move the dirents out" */
@@ -338,11 +342,7 @@ static errcode_t dx_split_target(struct fcr *r, ext2_ino_t dir,
 	size_t n;
 	errcode_t retval;
 
-	retval = dxbufs_get(fs, &d);
-	if (!retval)
-		retval = dir_pblk(fs, dir, I(dbuf), 0, &p0);
-	if (!retval)
-		retval = ext2fs_read_dir_block4(fs, p0, d.root, 0, dir);
+	retval = dxbufs_get(fs, dir, dbuf, &d, &p0);
 	if (retval)
 		goto out;
 	info = (struct ext2_dx_root_info *)(d.root + DX_ROOT_INFO_OFF);

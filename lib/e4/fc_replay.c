@@ -333,16 +333,6 @@ static errcode_t fc_map(ext2_extent_handle_t h, blk64_t lblk, blk64_t max,
 	return 0;
 }
 
-static void set_ext(struct ext2fs_extent *x, blk64_t lblk, blk64_t pblk,
-		    blk64_t len, int unwritten)
-{
-	memset(x, 0, sizeof(*x));
-	x->e_lblk = lblk;
-	x->e_pblk = pblk;
-	x->e_len = (__u32)len;
-	x->e_flags = unwritten ? EXT2_EXTENT_FLAGS_UNINIT : 0;
-}
-
 /* ext4_can_extents_be_merged() */
 static int can_merge(const struct ext2fs_extent *x,
 		     const struct ext2fs_extent *y)

@@ -198,6 +198,19 @@ struct plan_ext {
 	int	unwritten;
 };
 
+/* The part [*@a, *@b) of @e inside [@lblk, @end) (lblks) that a mark
+ * to @to_uw changes; 0 when there is none. */
+static int plan_clip(const struct plan_ext *e, int to_uw, blk64_t lblk,
+		     blk64_t end, blk64_t *a, blk64_t *b)
+{
+	if (e->unwritten == to_uw || e->lblk + e->len <= lblk ||
+	    e->lblk >= end)
+		return 0;
+	*a = e->lblk > lblk ? e->lblk : lblk;
+	*b = e->lblk + e->len < end ? e->lblk + e->len : end;
+	return 1;
+}
+
 struct plan {
 	struct plan_ext	*v;
 	size_t		n, cap;
@@ -319,16 +332,6 @@ static errcode_t zero_blocks(ext2_filsys fs, blk64_t pblk, blk64_t count)
 	}
 	ext2fs_free_mem(&buf);
 	return retval;
-}
-
-static void set_ext(struct ext2fs_extent *x, blk64_t lblk, blk64_t pblk,
-		    blk64_t len, int unwritten)
-{
-	memset(x, 0, sizeof(*x));
-	x->e_lblk = lblk;
-	x->e_pblk = pblk;
-	x->e_len = (__u32)len;
-	x->e_flags = unwritten ? EXT2_EXTENT_FLAGS_UNINIT : 0;
 }
 
 /*
@@ -505,11 +508,8 @@ errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
 	     i++) {
 		const struct plan_ext *e = &p.v[i];
 
-		if (e->unwritten == to_uw || e->lblk + e->len <= lblk ||
-		    e->lblk >= end)
+		if (!plan_clip(e, to_uw, lblk, end, &a, &b))
 			continue;
-		a = e->lblk > lblk ? e->lblk : lblk;
-		b = e->lblk + e->len < end ? e->lblk + e->len : end;
 		retval = zero_blocks(fs, e->pblk + (a - e->lblk), b - a);
 		if (retval)
 			goto out;
@@ -540,11 +540,8 @@ errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
 	for (i = 0; i < p.n; i++) {
 		const struct plan_ext *e = &p.v[i];
 
-		if (e->unwritten == to_uw || e->lblk + e->len <= lblk ||
-		    e->lblk >= end)
+		if (!plan_clip(e, to_uw, lblk, end, &a, &b))
 			continue;
-		a = e->lblk > lblk ? e->lblk : lblk;
-		b = e->lblk + e->len < end ? e->lblk + e->len : end;
 		retval = convert_one(h, e, a, b, to_uw);
 		if (retval)
 			goto out;
