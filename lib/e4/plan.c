@@ -264,15 +264,17 @@ static errcode_t plan_window(struct e4_plan *p)
 				res->nbad_csum++;
 				continue;
 			}
-			if (copy_fails(p, g, wend, msg, sizeof(msg)) &&
-			    g->csum_ok == E4_CSUM_PENDING) {
-				/* the kernel tests the checksum first */
-				p->csum_needed = 1;
-			} else if (copy_fails(p, g, wend, msg, sizeof(msg))) {
-				/* The kernel's recovery fails here: no plan
-				 * (the fates so far are dropped). */
-				retval = plan_fail(p, g, t->tid, msg);
-				goto out;
+			if (copy_fails(p, g, wend, msg, sizeof(msg))) {
+				/* The kernel tests the checksum first: a
+				 * pending one must be known to decide. */
+				if (g->csum_ok == E4_CSUM_PENDING) {
+					p->csum_needed = 1;
+				} else {
+					/* The kernel's recovery fails here:
+					 * no plan (fates dropped below). */
+					retval = plan_fail(p, g, t->tid, msg);
+					goto out;
+				}
 			}
 			g->fate = E4_TAG_REPLAY;
 			copy_of(g, t->tid, &c[n].c);
