@@ -293,6 +293,17 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	/* -s: the range must fit the new size; decided before any open. */
+	if (size >= 0) {
+		if (len < 0)
+			len = size > off ? size - off : 0;
+		if (off + len > size) {
+			fprintf(stderr, "%s: range [%lld, %lld) lies past "
+				"-s %lld bytes; nothing written\n", prog, off,
+				off + len, size);
+			return 16;
+		}
+	}
 	created = 0;
 	fd = open(dev, check ? O_RDONLY : O_RDWR | (stat(dev, &st) == 0 &&
 		  S_ISBLK(st.st_mode) ? O_EXCL : 0));
@@ -305,16 +316,31 @@ int main(int argc, char **argv)
 		return 8;
 	}
 	if (size >= 0) {
+		const char *why = NULL;
+
 		errno = 0;
-		if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-		    ftruncate(fd, size)) {
-			com_err(prog, errno ? errno : EINVAL,
-				"while setting the size of %s (-s needs a "
-				"regular file)", dev);
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+			why = "-s needs a regular file";
+		else if (st.st_size > size)
+			/* Shrinking would lose what lies past the range. */
+			why = "-s is smaller than the file: e4stamp never "
+			      "shrinks a file";
+		else if (ftruncate(fd, size))
+			why = errno == EFBIG ? "the file system holding it "
+			      "cannot hold a file that large" : NULL;
+		if (why || errno) {
+			if (why)
+				fprintf(stderr, "%s: cannot set the size of "
+					"%s to %lld bytes: %s; nothing "
+					"written\n", prog, dev, size, why);
+			else
+				com_err(prog, errno, "while setting the "
+					"size of %s; nothing written", dev);
 			close(fd);
 			if (created)
 				unlink(dev);
-			return 8;
+			return st.st_size > size && S_ISREG(st.st_mode) ?
+				16 : 8;
 		}
 	}
 	end = lseek(fd, 0, SEEK_END);
