@@ -61,7 +61,7 @@ static void usage(void)
 /*
  * A journal superblock failing e4_jsb_validate(): the kernel refuses to
  * load such a journal (journal_check_superblock(), load_superblock()),
- * so it counts as journal corruption as well as an error (exit 12).
+ * so it exits as a journal the kernel refuses (E4R_EXIT_REFUSES, 44).
  */
 static int jsb_refused(errcode_t retval)
 {
@@ -90,7 +90,7 @@ static int journal_open_failed(errcode_t retval, const char *device)
 			"refuses this journal superblock and will not mount "
 			"the fs; nothing replayed (e2fsck offers to clear "
 			"the journal, which discards its log)", device);
-		return E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
+		return E4R_EXIT_REFUSES;
 	}
 	com_err(prog, retval, "while opening the journal of %s", device);
 	return E4R_EXIT_ERROR;

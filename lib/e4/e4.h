@@ -436,7 +436,8 @@ enum e4_tag_fate {
 	E4_TAG_SUPERSEDED,	/* a later surviving copy is written */
 	E4_TAG_REVOKED,		/* revoked in this or a later committed tid */
 	E4_TAG_BAD_CSUM,	/* tag checksum mismatch: skipped */
-	E4_TAG_BAD_BLOCK,	/* past the fs end or inside the journal */
+	E4_TAG_BAD_BLOCK,	/* no longer set: such a copy is written
+				 * or fails the recovery (scan->fail) */
 	E4_TAG_UNCOMMITTED,	/* its transaction is not replayed */
 };
 
@@ -481,6 +482,10 @@ enum e4_scan_stop {
 	E4_SCAN_UPTO,		/* stopped by the caller's upto tid */
 	E4_SCAN_IO_ERROR,	/* a journal block could not be read */
 	E4_SCAN_BAD_REVOKE,	/* revoke r_count invalid */
+	E4_SCAN_BAD_TAG_BLOCK,	/* set by e4_plan_build(): a surviving
+				 * tag's block fails the kernel's replay
+				 * (past the device end) or is a journal
+				 * block replay reads after writing it */
 };
 
 struct e4_fcscan;
@@ -787,8 +792,8 @@ struct e4_replay_result {
 	uint64_t	nsuperseded;	/* copies a later copy replaces */
 	uint64_t	nrevoked;	/* copies cancelled by revoke records */
 	uint64_t	nbad_csum;	/* copies skipped: tag checksum */
-	uint64_t	nbad_block;	/* copies skipped: block past the fs
-					 * end or inside the journal */
+	uint64_t	nbad_block;	/* always 0: such copies are written
+					 * or fail the recovery (plan.c) */
 	uint64_t	nrevoke_blocks;	/* distinct revoked fs blocks */
 	uint64_t	nwrites;	/* write calls after coalescing */
 	uint64_t	nreads;		/* journal read calls */
@@ -842,8 +847,10 @@ struct e4_plan {
 	e4_journal_t	j;		/* the journal; not owned */
 	struct e4_jscan	*scan;		/* its scan; not owned (its tags'
 					 * fates are set) */
-	blk64_t		nblocks;	/* fs blocks: copies at or past this
-					 * are skipped */
+	blk64_t		nblocks;	/* blocks of the fs device (at least
+					 * the fs's): a surviving copy at or
+					 * past this fails the kernel's
+					 * recovery */
 	size_t		ntx;		/* committed transactions (the
 					 * window): scan->trans[0..ntx) */
 	struct e4_copy	*final;		/* the copies replay writes: one per
@@ -854,6 +861,13 @@ struct e4_plan {
 					 * counts) */
 	struct e4_jmap_run *runs;	/* internal journal's runs by pblk */
 	size_t		nruns;
+	int		csum_needed;	/* a copy that would fail the
+					 * recovery has its tag checksum
+					 * pending (E4_SCANF_DEFER_CSUM; the
+					 * kernel tests it first): the plan
+					 * holds only after
+					 * e4_jscan_check_tags() and a new
+					 * e4_plan_build() */
 };
 
 /*
@@ -864,11 +878,17 @@ struct e4_plan {
  * copies replay writes.  No io.  Rule (fs/jbd2/recovery.c PASS_REVOKE and
  * PASS_REPLAY, revoke.c): a revoke record for block b in committed tid R
  * cancels every copy of b logged in a tid <= R (tested first); a copy
- * failing its tag checksum is skipped (kernel: EFSBADCRC at the end); a
- * copy naming a block at or past the fs end or inside the internal
- * journal is skipped (e4tools' safety choice where the kernel writes
- * blindly); of the surviving copies of a block only the newest is
- * written, the end result of the kernel writing them in order.
+ * failing its tag checksum is skipped (kernel: EFSBADCRC at the end);
+ * every other copy is written where it says (past the fs end, inside the
+ * journal, as the kernel's __getblk() does), except that a copy naming a
+ * block at or past the end of the fs device (plan->nblocks) fails the
+ * kernel's recovery, and e4replay refuses one naming a journal block the
+ * replay pass reads after writing it (the journal superblock, a later
+ * block of the window, the fast-commit area: the kernel replays what it
+ * wrote there): then @scan->fail is set to E4_ERR_BAD_TAG_BLOCK with an
+ * E4_SCAN_BAD_TAG_BLOCK event naming the tag and the plan is empty, as
+ * for a failed scan; of the surviving copies of a block only the newest
+ * is written, the end result of the kernel writing them in order.
  * O(tags log tags).  On success *@ret is the plan (e4_plan_free()); it
  * refers to @j and @scan, which must outlive it.  A failed scan
  * (@scan->fail: the kernel replays nothing) gives an empty plan: ntx 0,

@@ -753,6 +753,7 @@ const char *e4_scan_stop_name(enum e4_scan_stop stop)
 	case E4_SCAN_UPTO:		return "upto";
 	case E4_SCAN_IO_ERROR:		return "io-error";
 	case E4_SCAN_BAD_REVOKE:	return "bad-revoke";
+	case E4_SCAN_BAD_TAG_BLOCK:	return "bad-tag-block";
 	}
 	return "unknown";
 }

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -210,21 +211,52 @@ static errcode_t journal_io(const char *prog, const char *journal_dev,
 		0;
 }
 
-char *e4s_find_journal_dev(ext2_filsys fs)
+char *e4s_find_journal_dev(ext2_filsys fs, int *nfound, char *others,
+			   size_t len)
 {
-	char uuid[37], *dev;
+	char uuid[37], *dev = NULL;
+	blkid_dev_iterate it;
+	blkid_cache cache;
+	blkid_dev d;
 	struct stat st;
 
+	*nfound = 0;
+	if (len)
+		*others = 0;
 	if (!ext2fs_has_feature_journal(fs->super) ||
 	    fs->super->s_journal_inum ||
 	    e2p_is_null_uuid(fs->super->s_journal_uuid))
 		return NULL;
 	uuid_unparse(fs->super->s_journal_uuid, uuid);
-	dev = blkid_get_devname(NULL, "UUID", uuid);
-	if (dev && (stat(dev, &st) || !S_ISBLK(st.st_mode))) {
-		free(dev);	/* block devices only, never a file */
-		dev = NULL;
+	/*
+	 * A fresh probe of every block device, not the cache file: libblkid
+	 * trusts a cached entry unverified for 2 s (BLKID_PROBE_MIN), and a
+	 * loop device detached and attached again in that time names
+	 * another file's contents (r_extjournal_blkid failed so).
+	 */
+	if (blkid_get_cache(&cache, "/dev/null"))
+		return NULL;
+	blkid_probe_all(cache);
+	it = blkid_dev_iterate_begin(cache);
+	if (it && !blkid_dev_set_search(it, "UUID", uuid)) {
+		while (!blkid_dev_next(it, &d)) {
+			const char *name = blkid_dev_devname(d);
+
+			/* block devices only, never a file */
+			if (!name || stat(name, &st) || !S_ISBLK(st.st_mode))
+				continue;
+			if (++*nfound == 1) {
+				dev = strdup(name);
+			} else if (len) {
+				size_t n = strlen(others);
+
+				snprintf(others + n, len - n, "%s%s",
+					 n ? ", " : "", name);
+			}
+		}
 	}
+	blkid_dev_iterate_end(it);
+	blkid_put_cache(cache);
 	return dev;
 }
 
@@ -242,7 +274,19 @@ errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 		/* Reading: the device with the journal's UUID, as e2fsck
 		 * finds it; a writer names it with -j (its checks and undo
 		 * file are decided on the names given). */
-		found = e4s_find_journal_dev(fs);
+		char others[256];
+		int n;
+
+		found = e4s_find_journal_dev(fs, &n, others, sizeof(others));
+		if (n > 1) {
+			/* Two devices with one UUID: reading either could
+			 * show another journal than the fs's; not chosen. */
+			fprintf(stderr, "%s: %d block devices carry the "
+				"external journal's UUID (%s, %s): give the "
+				"journal with -j\n", prog, n, found, others);
+			free(found);
+			found = NULL;
+		}
 		journal_dev = found;
 	}
 	if (journal_dev && (flags & E4_JOURNAL_RW)) {

@@ -35,14 +35,27 @@ static const char *ok_name(int ok)
 }
 
 /* Commit time as --check-order shows it: UTC, seconds. */
-static void fmt_time(uint64_t sec, char *buf, size_t len)
+/* The last second of year 9999 (strftime's %Y stays 4 digits). */
+#define E4S_COMMIT_SEC_MAX	253402300799ULL
+
+int e4s_fmt_commit_time(uint64_t sec, char *buf, size_t len)
 {
 	time_t t = (time_t)sec;
 	struct tm tm;
 
-	if (!gmtime_r(&t, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "%" PRIu64, sec);
+	if (sec <= E4S_COMMIT_SEC_MAX && (uint64_t)t == sec &&
+	    gmtime_r(&t, &tm) &&
+	    strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		return 0;
+	snprintf(buf, len, "%" PRIu64 " s: out of range", sec);
+	return -1;
+}
+
+/* "DATE UTC", or the raw value with the note (e4s_fmt_commit_time()). */
+static void fmt_time(uint64_t sec, char *buf, size_t len)
+{
+	if (!e4s_fmt_commit_time(sec, buf, len))
+		snprintf(buf + strlen(buf), len - strlen(buf), " UTC");
 }
 
 /*
@@ -161,7 +174,7 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	       run->needs_recovery ? "yes" : "no");
 	for (i = 0; i < s->ntrans; i++) {
 		const struct e4_jtrans *t = &s->trans[i];
-		char tb[32];
+		char tb[48];
 
 		printf("tid %" PRIu32 ": jblocks %llu-%llu (%llu), %u "
 		       "descriptor, %u revoke blocks, %zu tags, %zu "
@@ -172,7 +185,8 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       t->nrevoke_blocks, t->ntags, t->nrevokes);
 		if (t->has_commit) {
 			fmt_time(t->commit_sec, tb, sizeof(tb));
-			printf("commit %s UTC, checksum %s%s", tb,
+			printf("commit %s%s, checksum %s%s",
+			       strstr(tb, "out of range") ? "time " : "", tb,
 			       ok_name(t->commit_csum_ok),
 			       t->commit_partial ? " (header only)" : "");
 		}
@@ -376,6 +390,18 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
 	uint32_t tid = ev ? ev->tid : s->start_tid;
 	uint32_t good = tid - s->start_tid;
 
+	if (ev && ev->kind == E4_SCAN_BAD_TAG_BLOCK) {
+		/* plan.c: ev->msg says what the kernel does. */
+		com_err(prog, s->fail, "in the journal of %s at tid %u: %s; "
+			"nothing replayed (e2fsck writes every copy)",
+			o->device, tid, ev->msg);
+		if (good)
+			fprintf(stderr, "%s: `e4replay --upto %u` replays the "
+				"%u transaction%s before it (tids %u-%u)\n",
+				prog, tid - 1, good, good == 1 ? "" : "s",
+				s->start_tid, tid - 1);
+		return;
+	}
 	com_err(prog, s->fail, "in the journal of %s at tid %u (jblock "
 		"%llu): the kernel's recovery fails there, so it refuses to "
 		"mount this file system; nothing replayed", o->device, tid,
@@ -418,12 +444,12 @@ static void warn_time_back(const char *prog, const struct e4s_req *o,
 			   const struct e4_jscan *s,
 			   const struct e4_jtrans *t, int refused)
 {
-	char now[32], before[32];
+	char now[48], before[48];
 
 	fmt_time(t->commit_sec, now, sizeof(now));
 	fmt_time((t - 1)->commit_sec, before, sizeof(before));
 	fprintf(stderr, "%s: warning: %s: at tid %u the commit time goes "
-		"back (%s UTC, older than tid %u's %s UTC): this journal has "
+		"back (%s, older than tid %u's %s): this journal has "
 		"no checksums, so nothing tells a previous file system's "
 		"transactions from live ones (mke2fs -E lazy_journal_init=1 "
 		"keeps the old log); the kernel and e2fsck replay them all, "
@@ -463,6 +489,15 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 		retval = e4_jscan_check_tags(j, *scan);
 	if (!retval)
 		retval = e4_plan_build(j, *scan, plan);
+	if (!retval && (*plan)->csum_needed) {
+		/* A tag that fails the recovery unless its checksum does:
+		 * decide now, before anything is written (plan.c). */
+		e4_plan_free(*plan);
+		*plan = NULL;
+		retval = e4_jscan_check_tags(j, *scan);
+		if (!retval)
+			retval = e4_plan_build(j, *scan, plan);
+	}
 	if (!retval)
 		return 0;
 	com_err(prog, retval, "while scanning the journal of %s", r->device);
@@ -550,7 +585,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if (s->fail) {
 		refused_journal(prog, o, s);
 		run->refused = "the kernel would refuse this journal";
-		run->rc |= E4R_EXIT_ERROR;
+		run->rc |= E4R_EXIT_REFUSES;
 	} else if (o->upto_set && s->stop != E4_SCAN_UPTO) {
 		/* A usage error, as with --check-order --upto. */
 		com_err(prog, E4_ERR_UPTO_NOT_FOUND, "(--upto %u) in the "

@@ -22,6 +22,7 @@
 #include "e4.h"
 #include "json.h"
 #include "open.h"
+#include "replay.h"
 #include "stats.h"
 
 #define BAR_WIDTH	40	/* '#'s of the longest histogram bar */
@@ -145,13 +146,10 @@ static void print_histograms(const struct e4_jstats *st)
 /* Commit time as UTC with milliseconds. */
 static void fmt_commit(const struct e4_jtrans *t, char *buf, size_t len)
 {
-	time_t sec = (time_t)t->commit_sec;
-	struct tm tm;
-	char b[32];
+	char b[48];
 
-	if ((uint64_t)sec != t->commit_sec || !gmtime_r(&sec, &tm) ||
-	    !strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "%" PRIu64 " s", t->commit_sec);
+	if (e4s_fmt_commit_time(t->commit_sec, b, sizeof(b)))
+		snprintf(buf, len, "%s", b);
 	else
 		snprintf(buf, len, "%s.%03u UTC", b, t->commit_nsec / 1000000);
 }
@@ -768,7 +766,7 @@ int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
 			"recovery fails at jblock %llu, nothing of this log "
 			"would be replayed; no statistics (see e4replay -n)",
 			image, (unsigned long long)s->stop_jblk);
-		rc = 12;
+		rc = E4R_EXIT_REFUSES;
 		goto out;
 	}
 	if (s->corrupt)

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -674,6 +675,78 @@ errcode_t e4s_size_bytes(const char *path, uint64_t *bytes)
 
 /* ---- outputs ---- */
 
+/*
+ * The temporary names of the outputs under way: a SIGINT, SIGTERM or
+ * SIGHUP removes them (unlink() of each recorded name is async-signal-
+ * safe), then the signal is raised again with its default action, so an
+ * interrupted run leaves no ".NAME.e4tmp-XXXXXX" behind (OUTPUT as it
+ * was).  Undo files are not recorded: a run interrupted after writing in
+ * place needs its undo file (e4s_undo_finish() keeps it on failure too).
+ * Updated with the three signals blocked.
+ */
+#define LIVE_MAX	8
+static const char *volatile live_tmp[LIVE_MAX];
+static const int live_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void live_handler(int sig)
+{
+	int saved = errno;
+	size_t i;
+
+	for (i = 0; i < LIVE_MAX; i++)
+		if (live_tmp[i])
+			unlink(live_tmp[i]);
+	errno = saved;
+	/* SA_RESETHAND: the default action now; delivered on return */
+	raise(sig);
+}
+
+static void live_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(live_sigs) / sizeof(live_sigs[0]); i++)
+		sigaddset(&set, live_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Record @tmp (NULL: forget @old_tmp); installs the handlers once. */
+static void live_set(const char *old_tmp, const char *tmp)
+{
+	static int installed;
+	sigset_t old;
+	size_t i;
+
+	live_block(&old);
+	if (!installed && tmp) {
+		struct sigaction sa, cur;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = live_handler;
+		sa.sa_flags = SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < sizeof(live_sigs) / sizeof(live_sigs[0]); i++)
+			/* a signal the caller ignores (nohup) stays so */
+			if (!sigaction(live_sigs[i], NULL, &cur) &&
+			    cur.sa_handler == SIG_DFL)
+				sigaction(live_sigs[i], &sa, NULL);
+		installed = 1;
+	}
+	for (i = 0; i < LIVE_MAX; i++) {
+		if (tmp && !live_tmp[i]) {
+			live_tmp[i] = tmp;
+			break;
+		}
+		if (!tmp && live_tmp[i] == old_tmp) {
+			live_tmp[i] = NULL;
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 errcode_t e4s_output_begin(const char *prog, const char *what,
 			   const char *path, struct e4s_output *out)
 {
@@ -723,6 +796,7 @@ errcode_t e4s_output_begin(const char *prog, const char *what,
 		out->tmp = NULL;
 		return retval;
 	}
+	live_set(NULL, out->tmp);
 	if (fchmod(out->fd, mode) < 0) {
 		retval = errno;
 		com_err(prog, retval, "while setting the mode of %s",
@@ -730,6 +804,10 @@ errcode_t e4s_output_begin(const char *prog, const char *what,
 		e4s_output_abort(out);
 		return retval;
 	}
+	/* Test hook (tests/r_sigint): stop here, the temporary file made,
+	 * until the test has sent its signal and SIGCONT. */
+	if (strcmp(what, "undo file") && getenv("E4_TEST_STOP_OUTPUT"))
+		raise(SIGSTOP);
 	return 0;
 }
 
@@ -789,6 +867,7 @@ errcode_t e4s_output_commit(const char *prog, struct e4s_output *out)
 		e4s_output_abort(out);
 		return retval;
 	}
+	live_set(out->tmp, NULL);
 	free(out->tmp);
 	out->tmp = NULL;
 	retval = sync_dir(out->path);
@@ -805,6 +884,7 @@ void e4s_output_abort(struct e4s_output *out)
 	out->fd = -1;
 	if (out->tmp) {
 		unlink(out->tmp);
+		live_set(out->tmp, NULL);
 		free(out->tmp);
 		out->tmp = NULL;
 	}
@@ -938,6 +1018,7 @@ errcode_t e4s_undo_begin(const char *prog, const char *path,
 	retval = e4s_output_begin(prog, "undo file", path, &u->out);
 	if (retval)
 		return retval;
+	live_set(u->out.tmp, NULL);	/* kept on a signal: see live_tmp */
 	/* libext2fs's undo_io opens it by name; an empty file is new. */
 	close(u->out.fd);
 	u->out.fd = -1;
