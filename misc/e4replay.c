@@ -126,18 +126,24 @@ static int open_target(const char *device, const char *jdev, int rw,
 
 /* Close what open_target() opened: E4R_EXIT_ERROR if the fs's close
  * failed (printed), else 0. */
-static int close_target(struct opened *t, const char *name)
+static int close_target(struct opened *t, const char *name, int said)
 {
 	errcode_t retval;
+	int wrote;
 
 	e4_journal_close(t->j);
 	t->j = NULL;
 	if (!t->fs)
 		return 0;
+	wrote = (t->fs->flags & EXT2_FLAG_RW) &&
+		e4s_chan_written(t->fs->io);
 	retval = ext2fs_close_free(&t->fs);
 	if (!retval)
 		return 0;
 	com_err(prog, retval, "while closing %s", name);
+	/* The superblocks are written last: a rerun finishes. */
+	if (wrote && !said)
+		e4s_replay_say_interrupted(prog, name);
 	return E4R_EXIT_ERROR;
 }
 
@@ -275,7 +281,7 @@ static int run(struct e4s_req *o, struct writes *w)
 		/* IMAGE is read no more: replay the scan into its copy. */
 		e4_plan_free(plan);
 		plan = NULL;
-		rc |= close_target(&in, o->device);
+		rc |= close_target(&in, o->device, 1);
 		rc |= copy_outputs(o, w);
 		if (rc)
 			goto out;
@@ -307,8 +313,8 @@ out:
 	e4_plan_free(out_plan);
 	e4_plan_free(plan);
 	e4_jscan_free(scan);
-	rc |= close_target(&out, o->output);
-	rc |= close_target(&in, o->device);
+	rc |= close_target(&out, o->output, 1);
+	rc |= close_target(&in, o->device, rc & E4R_EXIT_ERROR);
 	rc |= finish_writes(w, rc | order_rc);
 	return rc | order_rc;
 }
@@ -363,6 +369,9 @@ static int check_and_run(struct e4s_req *o, const char *jundo)
 			rc = E4R_EXIT_ERROR;
 		else
 			w.undo_tmp = w.undo.out.tmp;
+		/* In place: after a failed run, is it still e2undo's? */
+		if (!o->output)
+			w.undo.device = o->device;
 	}
 	if (!rc && jundo) {
 		if (e4s_undo_begin(prog, jundo, &w.jundo))

@@ -823,7 +823,7 @@ errcode_t e4s_output_copy(const char *prog, const char *src,
 	off_t size, data, hole, off, p;
 	errcode_t retval = 0;
 	struct stat st;
-	ssize_t n;
+	ssize_t n, w, k;
 	int in, src_reg;
 
 	in = open(src, O_RDONLY | O_CLOEXEC);
@@ -869,10 +869,16 @@ errcode_t e4s_output_copy(const char *prog, const char *src,
 			/* Zeros of a device input stay holes in a file. */
 			if (!out->is_blk && all_zero(buf, (size_t)n))
 				continue;
-			errno = 0;
-			if (pwrite(out->fd, buf, (size_t)n, p) != n) {
-				retval = errno ? errno : EIO;
-				goto fail;
+			/* A short write (a full fs) says nothing; the next
+			 * one says why (ENOSPC). */
+			for (w = 0; w < n; w += k) {
+				errno = 0;
+				k = pwrite(out->fd, buf + w, (size_t)(n - w),
+					   p + w);
+				if (k <= 0) {
+					retval = k < 0 && errno ? errno : EIO;
+					goto fail;
+				}
 			}
 		}
 	}
@@ -892,6 +898,53 @@ fail:
 
 #define E2UNDO_MAGIC		"E2UNDO02"	/* lib/ext2fs/undo_io.c */
 #define E2UNDO_HDR_NUM_KEYS	8		/* __le64 num_keys */
+#define E2UNDO_HDR_SUPER	16		/* __le64 super_offset */
+#define E2UNDO_HDR_BLOCK_SIZE	32		/* __le32 block_size */
+#define E2UNDO_HDR_FS_OFFSET	64		/* __le64 fs_offset */
+#define E2UNDO_SB_SIZE		1024		/* SUPERBLOCK_SIZE */
+#define E2UNDO_SB_MAGIC		56		/* s_magic, stored inverted */
+
+static uint64_t le_get(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = (v << 8) | p[n];
+	return v;
+}
+
+int e4s_undo_matches(const char *undo, const char *device)
+{
+	unsigned char hdr[72], sb[E2UNDO_SB_SIZE], dev[E2UNDO_SB_SIZE];
+	uint64_t bs;
+	int fd, r = -1;
+
+	fd = open(undo, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr, E2UNDO_MAGIC, 8)) {
+		close(fd);
+		return 0;
+	}
+	bs = le_get(hdr + E2UNDO_HDR_BLOCK_SIZE, 4);
+	if (pread(fd, sb, sizeof(sb), le_get(hdr + E2UNDO_HDR_SUPER, 8) * bs)
+	    != (ssize_t)sizeof(sb)) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	sb[E2UNDO_SB_MAGIC] ^= 0xff;
+	sb[E2UNDO_SB_MAGIC + 1] ^= 0xff;
+	fd = open(device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, dev, sizeof(dev), le_get(hdr + E2UNDO_HDR_FS_OFFSET, 8)
+		  + 1024) == (ssize_t)sizeof(dev))
+		r = !memcmp(sb, dev, sizeof(dev));
+	close(fd);
+	return r;
+}
 
 int e4s_is_undo_file(const char *path)
 {
@@ -952,6 +1005,23 @@ int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
 		e4s_output_abort(&u->out);	/* nothing was written */
 		return 0;
 	}
+	if (!ok && u->device && e4s_undo_matches(u->out.tmp, u->device) != 1) {
+		/* e2undo's check_filesystem() would refuse it. */
+		fprintf(stderr, "%s: the run failed after writing to %s; its "
+			"undo file %s is incomplete: its superblock copy is not "
+			"%s's, e2undo refuses it; %s is as it was\n", prog,
+			u->device, u->out.tmp, u->device, u->out.path);
+		free(u->out.tmp);
+		u->out.tmp = NULL;
+		return 2;
+	}
+	if (!ok && u->device)
+		fprintf(stderr, "%s: the run failed after writing to %s; the "
+			"undo file holds every block it changed: `e2undo %s "
+			"%s` restores them (e2undo then asks for e2fsck: the "
+			"run did not finish)\n", prog, u->device,
+			access(u->out.path, F_OK) ? u->out.path : u->out.tmp,
+			u->device);
 	if (ok || access(u->out.path, F_OK))
 		return e4s_output_commit(prog, &u->out) ? -1 : 1;
 	/* A failed run that wrote: both undo files are worth keeping. */
