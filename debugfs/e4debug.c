@@ -338,6 +338,7 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 			file);
 		return 1;
 	}
+	/* fopen() opens a directory; reading it fails (EISDIR). */
 	while (fgets(line, sizeof(line), f)) {
 		nl = strchr(line, '\n');
 		if (nl)
@@ -350,6 +351,13 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 				line);
 			st->exit_status = 1;
 		}
+	}
+	if (ferror(f)) {
+		com_err("e4debug", errno, "while reading command file %s",
+			file);
+		if (f != stdin)
+			fclose(f);
+		return 1;
 	}
 	if (f != stdin)
 		fclose(f);
