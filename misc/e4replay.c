@@ -429,9 +429,13 @@ int main(int argc, char **argv)
 	add_error_table(&et_ext2_error_table);
 	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text,
 			       E4R_EXIT_USAGE);
-	if (first != argc - 1 ||
-	    (o.output && o.replay_in_place))
+	if (first != argc - 1)
 		usage();
+	if (o.output && o.replay_in_place) {
+		fprintf(stderr, "%s: --replay replays IMAGE in place, -o "
+			"OUTPUT into a copy: give one of them\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
 	o.device = argv[first];
 	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
 		return e4s_wlog_run(prog, &o);

@@ -340,6 +340,22 @@ static errcode_t check_size(ext2_filsys fs, const char *device)
 	return 0;
 }
 
+/* Is @device a bare external journal device?  libext2fs opens one
+ * read-only with EXT2_FLAG_JOURNAL_DEV_OK only. */
+static int is_journal_dev(const char *device)
+{
+	ext2_filsys fs = NULL;
+	int r;
+
+	if (ext2fs_open2(device, NULL, EXT2_FLAG_64BITS |
+			 EXT2_FLAG_JOURNAL_DEV_OK | EXT2_FLAG_SKIP_MMP, 0, 0,
+			 unix_io_manager, &fs))
+		return 0;
+	r = ext2fs_has_feature_journal_dev(fs->super);
+	ext2fs_free(fs);
+	return r;
+}
+
 errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 			  const char *undo_file, ext2_filsys *ret)
 {
@@ -385,6 +401,13 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 	if (retval)
 		return retval;
 	retval = ext2fs_open2(open_name, NULL, open_flags, 0, 0, io, ret);
+	if (retval == EXT2_ET_UNSUPP_FEATURE && is_journal_dev(device)) {
+		fprintf(stderr, "%s: %s is an external journal device, not a "
+			"file system: name its file system and the device with "
+			"-j (%s -j %s FS)\n", prog, device, prog, device);
+		*ret = NULL;
+		return retval;
+	}
 	if (retval) {
 		com_err(prog, retval, "while trying to open %s", device);
 		*ret = NULL;

@@ -616,6 +616,11 @@ errcode_t e4s_check_write(const char *prog, const char *what,
 	return retval;
 }
 
+/* The files e4s_warn_mounted() warned of: once each per run (the target
+ * check and the open both ask). */
+static struct { dev_t dev; ino_t ino; } warned[8];
+static unsigned int nwarned;
+
 int e4s_warn_mounted(const char *prog, const char *path)
 {
 	struct e4s_target t = {
@@ -639,6 +644,13 @@ int e4s_warn_mounted(const char *prog, const char *path)
 	}
 	if (!busy)
 		return 0;
+	for (unsigned int i = 0; i < nwarned; i++)
+		if (warned[i].dev == t.st.st_dev && warned[i].ino == t.st.st_ino)
+			return 1;
+	if (nwarned < sizeof(warned) / sizeof(warned[0])) {
+		warned[nwarned].dev = t.st.st_dev;
+		warned[nwarned++].ino = t.st.st_ino;
+	}
 	fprintf(stderr, "%s: warning: %s %s: it may change while it is read, "
 		"so what is shown may be inconsistent (as e2fsck -n warns)\n",
 		prog, path, why);
@@ -1022,8 +1034,20 @@ int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
 			"run did not finish)\n", prog, u->device,
 			access(u->out.path, F_OK) ? u->out.path : u->out.tmp,
 			u->device);
-	if (ok || access(u->out.path, F_OK))
-		return e4s_output_commit(prog, &u->out) ? -1 : 1;
+	if (ok || access(u->out.path, F_OK)) {
+		int replaced = !access(u->out.path, F_OK);
+
+		if (e4s_output_commit(prog, &u->out))
+			return -1;
+		/* As tune2fs, e2fsck, mke2fs, resize2fs -z (e2fsprogs 1.47:
+		 * an existing undo file is deleted, the command printed). */
+		if (ok && u->device)
+			fprintf(stderr, "%s: this run can be undone using the "
+				"command: e2undo %s %s%s\n", prog, u->out.path,
+				u->device, replaced ? " (the undo file of an "
+				"earlier run was replaced)" : "");
+		return 1;
+	}
 	/* A failed run that wrote: both undo files are worth keeping. */
 	fprintf(stderr, "%s: the run failed after writing; its undo file is "
 		"%s (e2undo it to undo those writes); %s is as it was\n",
