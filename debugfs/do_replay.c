@@ -43,21 +43,39 @@ static void fill_exit_slot(struct e4debug *st)
 }
 
 /*
- * Open the journal of the open fs (read-write if @rw) and run e4replay's
- * flow on it.  Returns e4replay's exit status.
+ * Open the journal of the open fs (read-write if @rw), or with logdump -f
+ * the journal file r->ld_file alone (no fs: nothing is replayed), and run
+ * e4replay's flow on it.  Returns e4replay's exit status.
  */
 static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 	       int rw)
 {
 	struct e4s_replay run;
 	struct e4_jscan *scan = NULL;
+	struct e4_jscan_old *old = NULL;
 	struct e4_plan *plan = NULL;
 	e4_journal_t j = NULL;
+	ext2_filsys fs = st->fs;
 	errcode_t retval;
 	int rc, jflags = rw ? E4_JOURNAL_RW : 0;
 
 	memset(&run, 0, sizeof(run));
 	r->target = st->device;
+	if (r->ld_file) {
+		/* debugfs's logdump -f: this journal, whatever is open. */
+		r->target = r->device = (char *)r->ld_file;
+		fs = NULL;
+		retval = e4s_open_journal_file(cmd, r->ld_file, &j);
+		if (retval) {
+			com_err(cmd, retval, "while opening journal file %s",
+				r->ld_file);
+			e4_journal_close(j);
+			return E4R_EXIT_ERROR;
+		}
+		if (r->ld_super)
+			e4s_print_jsb_text(j, NULL, e4_jsb_csum_ok(j->sb));
+		goto scan;
+	}
 	if (rw && st->journal_dev && st->journal_undo) {
 		/* As e4replay -z -j: the journal device's writes go to
 		 * UNDO.journal (emptied by the open, appended to later). */
@@ -79,14 +97,26 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 		rc = E4R_EXIT_ERROR;
 		goto out;
 	}
+scan:
 	rc = e4s_replay_scan(cmd, r, j, &scan, &plan);
+	if (!rc && r->ld_old) {
+		/* logdump -O: the older transactions past the log end. */
+		retval = e4_journal_scan_old(j, scan, &old);
+		if (retval) {
+			com_err(cmd, retval, "while reading the older log of "
+				"%s", r->device);
+			rc = E4R_EXIT_ERROR;
+		}
+		run.old = old;
+	}
 	if (!rc && r->ld_block_set) {
 		/* logdump -b / -i: one block's history, nothing replayed. */
-		e4s_block_history(scan, r->ld_block);
+		e4s_block_history(scan, old, r->ld_block);
 	} else if (!rc) {
-		e4s_replay_decide(cmd, r, st->fs, plan, scan, &run);
-		rc = e4s_replay_run(cmd, r, st->fs, plan, &run);
+		e4s_replay_decide(cmd, r, fs, plan, scan, &run);
+		rc = e4s_replay_run(cmd, r, fs, plan, &run);
 	}
+	e4_jscan_old_free(old);
 	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	if ((jflags & E4_JOURNAL_UNDO) && j->external &&
@@ -108,20 +138,35 @@ void do_logdump(int argc, char **argv, int sci_idx, void *infop)
 {
 	static const int accept[] = { 'v', E4S_O_JSON, E4S_O_UPTO,
 				      E4S_O_REPLAY_ANYWAY, 'a', 'b', 'i',
-				      'S', 0 };
+				      'S', E4S_O_LD_FILE, E4S_O_LD_OLD, 0 };
 	static const e4s_tune_lister jsb[] = { e4s_tune_journal_list };
 	struct e4debug *st = E4DEBUG(infop);
 	struct e4s_req r;
 
 	(void)sci_idx;
-	if (e4debug_parse(st, argc, argv, accept, 0, 0, "[-a] [-v] [-S] "
-			  "[-b BLOCK | -i INODE] [--json] [--upto TID] "
-			  "[--replay-anyway]", &r) < 0 ||
-	    e4debug_check_fs_open(st, argv[0]))
+	/* -f JOURNAL_FILE needs no open fs (debugfs's logdump -f). */
+	if (e4debug_parse(st, argc, argv, accept, 0, 0, "[-a] [-v] [-O] "
+			  "[-S] [-b BLOCK | -i INODE] [-f JOURNAL_FILE] "
+			  "[--json] [--upto TID] [--replay-anyway]", &r) < 0 ||
+	    (!r.ld_file && e4debug_check_fs_open(st, argv[0])))
 		return;
 	if (r.json && (r.ld_super || r.ld_block_set)) {
 		fprintf(stderr, "%s: -S, -b and -i print text (jsb --json "
 			"gives the superblock as JSON)\n", argv[0]);
+		st->exit_status = 1;
+		return;
+	}
+	if (r.ld_inode && (!st->fs || e4s_is_journal_dev(st->fs))) {
+		/* The inode table's place comes from a file system. */
+		if (st->fs)
+			fprintf(stderr, "%s: -i %u: %s is an external journal "
+				"device, not a file system: it has no inode "
+				"table (use -b BLOCK)\n", argv[0],
+				r.ld_inode, st->device);
+		else
+			fprintf(stderr, "%s: -i %u: no file system open to "
+				"find the inode in (open one, or use -b "
+				"BLOCK)\n", argv[0], r.ld_inode);
 		st->exit_status = 1;
 		return;
 	}
@@ -149,7 +194,8 @@ void do_logdump(int argc, char **argv, int sci_idx, void *infop)
 		       (unsigned long long)(off % fs->blocksize),
 		       (unsigned long long)r.ld_block, g);
 	}
-	if (r.ld_super && e4s_tune_list(argv[0], &r, st->fs, jsb, 1)) {
+	if (r.ld_super && !r.ld_file &&
+	    e4s_tune_list(argv[0], &r, st->fs, jsb, 1)) {
 		st->exit_status = 1;
 		return;
 	}

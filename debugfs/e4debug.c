@@ -24,7 +24,8 @@ extern ss_request_table e4debug_cmds;
 int e4debug_check_fs_open(struct e4debug *st, const char *cmd)
 {
 	static const char *const journal_only[] = {
-		"jsb", "show_journal_super", "logdump", "transactions", NULL
+		"jsb", "show_journal_super", "logdump", "transactions",
+		"jstats", NULL
 	};
 	int i;
 
@@ -39,8 +40,9 @@ int e4debug_check_fs_open(struct e4debug *st, const char *cmd)
 	for (i = 0; journal_only[i]; i++)
 		if (!strcmp(cmd, journal_only[i]))
 			return 0;
-	com_err(cmd, 0, "%s is an external journal device, not a file "
-		"system: only jsb and logdump read it", st->device);
+	com_err(cmd, 0, "needs a file system, and %s is an external "
+		"journal device, not a file system: only jsb, logdump and "
+		"jstats read it", st->device);
 	st->exit_status = 1;
 	return 1;
 }
@@ -322,16 +324,36 @@ void do_close_filesys(int argc, char **argv, int sci_idx, void *infop)
 		st->exit_status = 1;
 		return;
 	}
-	if (e4debug_check_fs_open(st, argv[0]))
+	if (!st->fs) {	/* (a bare journal device closes too) */
+		com_err(argv[0], 0, "Filesystem not open");
+		st->exit_status = 1;
 		return;
+	}
 	e4debug_close_fs(st, argv[0]);
 }
 
-/* Run every line of @file (or stdin for "-") as a request. */
+/* 1 if @line is the request "quit" (or "q"), which ends a command file. */
+static int is_quit(const char *line)
+{
+	size_t n;
+
+	line += strspn(line, " \t");
+	n = strcspn(line, " \t");
+	return (n == 1 && line[0] == 'q') || (n == 4 && !strncmp(line,
+								  "quit", 4));
+}
+
+/*
+ * Run every line of @file (or stdin for "-") as a request, up to a
+ * "quit".  A line longer than the buffer is refused whole (never run in
+ * pieces), as is a file that cannot be read.
+ */
 static int run_file(int sci_idx, struct e4debug *st, const char *file)
 {
 	char line[4096], *nl;
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	unsigned long lineno = 0;
+	int c, rc = 0;
 
 	if (!f) {
 		com_err("e4debug", errno, "while opening command file %s",
@@ -340,12 +362,24 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 	}
 	/* fopen() opens a directory; reading it fails (EISDIR). */
 	while (fgets(line, sizeof(line), f)) {
+		lineno++;
 		nl = strchr(line, '\n');
-		if (nl)
+		if (nl) {
 			*nl = 0;
+		} else if (!feof(f)) {
+			fprintf(stderr, "e4debug: %s: line %lu is longer than "
+				"%zu bytes: not run\n", file, lineno,
+				sizeof(line) - 2);
+			st->exit_status = 1;
+			while ((c = getc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
 		if (!line[0] || line[0] == '#')
 			continue;
 		printf("e4debug: %s\n", line);
+		if (is_quit(line))
+			break;
 		if (ss_execute_line(sci_idx, line)) {
 			fprintf(stderr, "e4debug: unknown request \"%s\"\n",
 				line);
@@ -355,13 +389,11 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 	if (ferror(f)) {
 		com_err("e4debug", errno, "while reading command file %s",
 			file);
-		if (f != stdin)
-			fclose(f);
-		return 1;
+		rc = 1;
 	}
 	if (f != stdin)
 		fclose(f);
-	return 0;
+	return rc;
 }
 
 static const char usage_text[] =

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	}
 	err = e4_journal_scan(j, 0, 0, &scan);
 	if (!err)
-		err = e4_journal_replay(j, scan, &res);
+		err = e4_journal_recover(j, scan, &res);
 	if (err) {
 		com_err(argv[0], err, "while replaying the journal of %s",
 			argv[1]);
@@ -71,9 +71,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	printf("%s: replayed %zu transaction(s), tids %" PRIu32 "-%" PRIu32
-	       ", %" PRIu64 " fs block(s) written, %" PRIu64 " revoked\n",
+	       ", %" PRIu64 " fs block(s) written, %" PRIu64 " revoked, %"
+	       PRIu32 " fast commit(s)\n",
 	       argv[1], scan->ncommitted, scan->start_tid,
-	       scan->end_tid - 1, res.nwritten, res.nrevoked);
+	       scan->end_tid - 1, res.nwritten, res.nrevoked,
+	       scan->fc ? scan->fc->nfc : 0);
 	status = 1 | (res.corrupt ? 4 : 0);
 out:
 	e4_jscan_free(scan);

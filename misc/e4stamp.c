@@ -195,7 +195,8 @@ static void say_max_size(int fd, const char *dev, off_t size, off_t was)
 	if (ftruncate(fd, was))
 		com_err(prog, errno, "while putting the size of %s back", dev);
 	fprintf(stderr, "%s: -s %jd bytes: the file system holding %s "
-		"allows files of at most about %ju bytes (%ju GiB; EFBIG)\n",
+		"allows files of at most about %ju bytes (%ju GiB; EFBIG); "
+		"nothing written\n",
 		prog, (intmax_t)size, dev, (uintmax_t)lo * 4096,
 		(uintmax_t)(lo * 4096 >> 30));
 }
@@ -318,6 +319,17 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	/* -s: the range must fit the new size; decided before any open. */
+	if (size >= 0) {
+		if (len < 0)
+			len = size > off ? size - off : 0;
+		if (off + len > size) {
+			fprintf(stderr, "%s: range [%lld, %lld) lies past "
+				"-s %lld bytes; nothing written\n", prog, off,
+				off + len, size);
+			return 16;
+		}
+	}
 	created = 0;
 	fd = open(dev, check ? O_RDONLY : O_RDWR | (stat(dev, &st) == 0 &&
 		  S_ISBLK(st.st_mode) ? O_EXCL : 0));
@@ -330,28 +342,33 @@ int main(int argc, char **argv)
 		return 8;
 	}
 	if (size >= 0) {
-		errno = 0;
-		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-			com_err(prog, errno ? errno : EINVAL,
-				"while setting the size of %s (-s needs a "
-				"regular file)", dev);
-			close(fd);
-			if (created)
-				unlink(dev);
-			return 8;
-		}
-		if (ftruncate(fd, size)) {
-			int err = errno;
+		const char *why = NULL;
 
-			if (err == EFBIG)
-				say_max_size(fd, dev, size, st.st_size);
-			else
-				com_err(prog, err, "while setting the size of "
-					"%s", dev);
+		errno = 0;
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+			why = "-s needs a regular file";
+		else if (st.st_size > size)
+			/* Shrinking would lose what lies past the range. */
+			why = "-s is smaller than the file: e4stamp never "
+			      "shrinks a file";
+		else if (ftruncate(fd, size) && errno == EFBIG) {
+			/* Name the limit (the size is put back). */
+			say_max_size(fd, dev, size, st.st_size);
+			why = "";
+		}
+		if (why || errno) {
+			if (why && *why)
+				fprintf(stderr, "%s: cannot set the size of "
+					"%s to %lld bytes: %s; nothing "
+					"written\n", prog, dev, size, why);
+			else if (!why)
+				com_err(prog, errno, "while setting the "
+					"size of %s; nothing written", dev);
 			close(fd);
 			if (created)
 				unlink(dev);
-			return 8;
+			return st.st_size > size && S_ISREG(st.st_mode) ?
+				16 : 8;
 		}
 	}
 	end = lseek(fd, 0, SEEK_END);

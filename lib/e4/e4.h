@@ -229,8 +229,15 @@ struct e4_journal {
 	char		*dev_name;	/* external journal: the device path */
 	unsigned char	*sb;		/* the superblock's block, blocksize B */
 	struct e4_jsb	jsb;		/* decoded copy of sb; keep in sync */
+	int		file_kind;	/* e4_journal_open_file(): what the
+					 * file is (E4_JOURNAL_FILE_*; fs
+					 * NULL), else 0 */
 };
 typedef struct e4_journal *e4_journal_t;
+
+#define E4_JOURNAL_FILE_RAW	1	/* a raw journal, its superblock at
+					 * byte 0 (debugfs "dump <8>") */
+#define E4_JOURNAL_FILE_DEV	2	/* an external journal device */
 
 /*
  * e4_journal_open() - find and open the journal of @fs: the internal one
@@ -266,6 +273,34 @@ errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
 			     io_manager io, const char *io_name, int flags,
 			     e4_journal_t *ret);
+
+/*
+ * e4_journal_open_file() - open the journal in the file or device @path
+ * with no file system, read-only (@flags must be 0), as debugfs's
+ * `logdump -f` reads one (debugfs/logdump.c dump_journal()): a jbd2
+ * superblock at byte 0 makes @path a raw journal (a dump of a journal
+ * inode; jblock 0 is the superblock, the block size its s_blocksize);
+ * else an ext2 superblock at byte 1024 with the journal_dev feature makes
+ * it an external journal device (the block size the ext2 superblock's,
+ * the journal superblock in the block after it, as open_external() finds
+ * it; no UUID to match).  Read through @io (NULL: unix_io) on the
+ * channel name @io_name (NULL: @path).  The journal is as long as the
+ * file (in jblocks; a device: its s_blocks_count, or the file if
+ * shorter).  j->fs is NULL, j->external set, j->file_kind says which;
+ * e4_journal_scan() and e4_journal_scan_old() read it, e4_plan_build()
+ * plans it with no fs block bound; nothing replays it.  The superblock is
+ * validated (e4_jsb_validate()): a raw journal cut short fails with
+ * E4_ERR_JSB_MAXLEN, and, as e4_journal_open(), the journal is still
+ * returned in *@ret with that error.
+ * Returns 0, EXT2_ET_INVALID_ARGUMENT (@flags not 0),
+ * E4_ERR_NOT_JOURNAL_FILE (neither, or too short to hold a superblock),
+ * E4_ERR_JOURNAL_FILE_IS_FS (an ext2 superblock without journal_dev: a
+ * file system), E4_ERR_JSB_BLOCKSIZE (a block size outside 1024..65536
+ * or not a power of 2), the errors of e4_jsb_validate() and io errors.
+ */
+errcode_t e4_journal_open_file(const char *path, io_manager io,
+			       const char *io_name, int flags,
+			       e4_journal_t *ret);
 
 /* e4_journal_close() - release @j (NULL is fine); flushes its channel. */
 errcode_t e4_journal_close(e4_journal_t j);
@@ -905,10 +940,16 @@ size_t e4_state_find(const struct e4_state *st, blk64_t fsblk);
 void e4_state_free(struct e4_state *st);
 
 /*
- * e4_journal_replay() - replay @scan into the file system of @j (both
- * opened read-write): e4_plan_build(), then e4_plan_replay().
- * Returns 0, @scan->fail (nothing written) or what e4_plan_replay()
- * returns.
+ * e4_journal_replay() - replay the full commits of @scan into the file
+ * system of @j (both opened read-write): e4_plan_build(), then
+ * e4_plan_replay().  A journal whose fast-commit area holds fast commits
+ * the kernel replays (scan->fc->nreplay) is refused before anything is
+ * written: resetting the log would drop them.  e4_journal_recover() is
+ * the kernel's whole recovery (full and fast commits); to drop the fast
+ * commits knowingly (e4replay --ignore-fast-commit), call
+ * e4_plan_build() and e4_plan_replay().
+ * Returns 0, @scan->fail (nothing written), E4_ERR_FAST_COMMIT (nothing
+ * written) or what e4_plan_replay() returns.
  */
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);

@@ -118,6 +118,15 @@ static errcode_t open_internal(e4_journal_t j)
 	return 0;
 }
 
+/* An ext2 superblock (at byte 1024 of a device) with the journal_dev
+ * feature: an external journal device (e2fsprogs' mke2fs -O journal_dev). */
+static int is_journal_dev_sb(const struct ext2_super_block *es)
+{
+	return ext2fs_le16_to_cpu(es->s_magic) == EXT2_SUPER_MAGIC &&
+		(ext2fs_le32_to_cpu(es->s_feature_incompat) &
+		 EXT3_FEATURE_INCOMPAT_JOURNAL_DEV);
+}
+
 static errcode_t open_external(e4_journal_t j, const char *path,
 			       io_manager io, const char *io_name)
 {
@@ -159,9 +168,7 @@ static errcode_t open_external(e4_journal_t j, const char *path,
 	if (retval)
 		goto out;
 	es = (struct ext2_super_block *)(buf + (sb_blk == 1 ? 1024 : 0));
-	if (ext2fs_le16_to_cpu(es->s_magic) != EXT2_SUPER_MAGIC ||
-	    !(ext2fs_le32_to_cpu(es->s_feature_incompat) &
-	      EXT3_FEATURE_INCOMPAT_JOURNAL_DEV)) {
+	if (!is_journal_dev_sb(es)) {
 		retval = E4_ERR_EXT_JOURNAL_NOT_DEV;
 		goto out;
 	}
@@ -250,6 +257,114 @@ errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
 	*ret = j;
 	/* A journal whose superblock fails validation is still returned. */
 	return e4_jsb_validate(j->sb, fs->blocksize, j->real_len);
+fail:
+	e4_journal_close(j);
+	return retval;
+}
+
+/* The first @want jblocks of @io's size in @bs-byte blocks (the file or
+ * device at @path), if it is smaller. */
+static blk64_t clamp_to_size(const char *path, unsigned int bs, blk64_t want)
+{
+	blk64_t n;
+
+	if (ext2fs_get_device_size2(path, (int)bs, &n) || n >= want)
+		return want;
+	return n;
+}
+
+/*
+ * Decide what @j->io holds, as debugfs's logdump -f does (a jbd2
+ * superblock at byte 0 first, then an ext2 superblock at byte 1024), and
+ * set the journal's block size, superblock jblock and length.
+ */
+static errcode_t probe_file(e4_journal_t j, const char *path)
+{
+	unsigned char buf[1024];
+	struct ext2_super_block *es = (struct ext2_super_block *)buf;
+	struct e4_jsb s;
+	errcode_t retval;
+	unsigned int bs;
+
+	retval = io_channel_set_blksize(j->io, 1024);
+	if (retval)
+		return retval;
+	retval = io_channel_read_blk64(j->io, 0, 1, buf);
+	if (retval == EXT2_ET_SHORT_READ)
+		return E4_ERR_NOT_JOURNAL_FILE;
+	if (retval)
+		return retval;
+	if (e4_be32(buf) == JBD2_MAGIC) {
+		/* A raw journal: jblock 0 is its superblock. */
+		e4_jsb_decode(buf, &s);
+		bs = s.blocksize;
+		if (bs < 1024 || bs > 65536 || (bs & (bs - 1)))
+			return E4_ERR_JSB_BLOCKSIZE;
+		j->file_kind = E4_JOURNAL_FILE_RAW;
+		j->blocksize = bs;
+		j->sb_jblk = 0;
+		j->real_len = clamp_to_size(path, bs, ~(blk64_t)0);
+		return 0;
+	}
+	retval = io_channel_read_blk64(j->io, 1, 1, buf);
+	if (retval == EXT2_ET_SHORT_READ)
+		return E4_ERR_NOT_JOURNAL_FILE;
+	if (retval)
+		return retval;
+	if (ext2fs_le16_to_cpu(es->s_magic) != EXT2_SUPER_MAGIC)
+		return E4_ERR_NOT_JOURNAL_FILE;
+	if (!is_journal_dev_sb(es))
+		return E4_ERR_JOURNAL_FILE_IS_FS;
+	if (ext2fs_le32_to_cpu(es->s_log_block_size) >
+	    EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE)
+		return E4_ERR_JSB_BLOCKSIZE;
+	bs = EXT2_BLOCK_SIZE(es);
+	j->file_kind = E4_JOURNAL_FILE_DEV;
+	j->blocksize = bs;
+	j->sb_jblk = ext2fs_journal_sb_start((int)bs);
+	j->real_len = clamp_to_size(path, bs, ext2fs_le32_to_cpu(
+					    es->s_blocks_count));
+	return 0;
+}
+
+errcode_t e4_journal_open_file(const char *path, io_manager io,
+			       const char *io_name, int flags,
+			       e4_journal_t *ret)
+{
+	e4_journal_t j;
+	errcode_t retval;
+
+	*ret = NULL;
+	if (flags)	/* read-only: nothing to write it for */
+		return EXT2_ET_INVALID_ARGUMENT;
+	retval = ext2fs_get_memzero(sizeof(*j), &j);
+	if (retval)
+		return retval;
+	j->external = 1;
+	retval = ext2fs_get_mem(strlen(path) + 1, &j->dev_name);
+	if (retval)
+		goto fail;
+	strcpy(j->dev_name, path);
+	retval = (io ? io : unix_io_manager)->open(io_name ? io_name : path, 0,
+						   &j->io);
+	if (retval)
+		goto fail;
+	retval = probe_file(j, path);
+	if (!retval)
+		retval = io_channel_set_blksize(j->io, j->blocksize);
+	if (!retval)
+		retval = ext2fs_get_mem(j->blocksize, &j->sb);
+	if (!retval)
+		retval = e4_journal_read(j, j->sb_jblk, 1, j->sb);
+	if (retval == EXT2_ET_SHORT_READ || retval == EXT2_ET_BAD_BLOCK_NUM)
+		retval = E4_ERR_NOT_JOURNAL_FILE;	/* no superblock */
+	if (retval)
+		goto fail;
+	e4_jsb_decode(j->sb, &j->jsb);
+	*ret = j;
+	/* As e4_journal_open(): a superblock failing validation is still
+	 * returned. */
+	return e4_jsb_validate(j->sb, j->blocksize, j->real_len);
 fail:
 	e4_journal_close(j);
 	return retval;

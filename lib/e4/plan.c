@@ -229,7 +229,9 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 		return retval;
 	p->j = j;
 	p->scan = scan;
-	p->nblocks = ext2fs_blocks_count(j->fs->super);
+	/* A journal file with no fs (e4_journal_open_file()): no bound. */
+	p->nblocks = j->fs ? ext2fs_blocks_count(j->fs->super) :
+		~(blk64_t)0;
 	p->res.new_sequence = scan->end_tid + 1;
 	p->res.corrupt = scan->corrupt;
 	if (scan->fail) {	/* the kernel replays nothing */

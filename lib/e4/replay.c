@@ -379,6 +379,11 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 
 	if (!(j->flags & E4_JOURNAL_RW) || !(j->fs->flags & EXT2_FLAG_RW))
 		return E4_ERR_READ_ONLY;
+	if (!scan->fail && scan->fc && scan->fc->nreplay) {
+		/* The log reset would drop fast commits the kernel replays. */
+		e4_plan_result(scan, NULL, res);
+		return E4_ERR_FAST_COMMIT;
+	}
 	retval = e4_plan_build(j, scan, &p);
 	if (!retval)
 		retval = e4_plan_replay(p, res);

@@ -424,12 +424,12 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 
 int e4s_is_journal_dev(ext2_filsys fs)
 {
-	return ext2fs_has_feature_journal_dev(fs->super);
+	return fs && ext2fs_has_feature_journal_dev(fs->super);
 }
 
 int e4s_needs_recovery(ext2_filsys fs)
 {
-	return ext2fs_has_feature_journal_needs_recovery(fs->super);
+	return fs && ext2fs_has_feature_journal_needs_recovery(fs->super);
 }
 
 
@@ -493,6 +493,21 @@ errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 		retval = e4_journal_open_io(fs, journal_dev, io, name, flags,
 					    ret);
 	free(found);
+	return retval;
+}
+
+errcode_t e4s_open_journal_file(const char *prog, const char *path,
+				e4_journal_t *ret)
+{
+	const char *name;
+	io_manager io;
+	errcode_t retval;
+
+	*ret = NULL;
+	e4s_warn_mounted(prog, path);
+	retval = journal_io(prog, path, 0, &io, &name);
+	if (!retval)
+		retval = e4_journal_open_file(path, io, name, 0, ret);
 	return retval;
 }
 

@@ -53,7 +53,8 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		      const char *undo_file, ext2_filsys *ret);
 
 /* e4s_is_journal_dev() - nonzero if @fs is a bare external journal
- * device (opened with E4S_OPEN_JOURNAL_DEV): it has no file system. */
+ * device (opened with E4S_OPEN_JOURNAL_DEV): it has no file system.
+ * @fs NULL (a journal file opened alone) is not one: 0. */
 int e4s_is_journal_dev(ext2_filsys fs);
 
 /*
@@ -81,6 +82,16 @@ char *e4s_find_journal_dev(ext2_filsys fs);
 errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 			   const char *journal_dev, int flags,
 			   e4_journal_t *ret);
+
+/*
+ * e4s_open_journal_file() - e4_journal_open_file() of @path (a raw
+ * journal or an external journal device, no file system; read-only), its
+ * channel through e4s_fault_wrap(); a mounted or held @path gets a
+ * warning.  Prints nothing else; same returns as e4_journal_open_file()
+ * (also EXT2_ET_INVALID_ARGUMENT for a malformed E4_FAULT, printed).
+ */
+errcode_t e4s_open_journal_file(const char *prog, const char *path,
+				e4_journal_t *ret);
 
 /*
  * e4s_open_replayed() - e4_replayed_open() of @fs (state S_n read through
@@ -123,7 +134,8 @@ errcode_t e4s_resume_undo(const char *prog, const char *undo_file);
 errcode_t e4s_fault_wrap(const char *prog, int slot, const char *device,
 			 io_manager *io, const char **name);
 
-/* e4s_needs_recovery() - nonzero if the fs superblock says so. */
+/* e4s_needs_recovery() - nonzero if the fs superblock says so (0 for
+ * @fs NULL: a journal file with no fs). */
 int e4s_needs_recovery(ext2_filsys fs);
 
 #endif

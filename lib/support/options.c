@@ -65,6 +65,8 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_LIST, 0, "list", no_argument },
 	{ E4S_O_AT, 0, "at", required_argument },
 	{ E4S_O_MARKS, 0, "marks", no_argument },
+	{ E4S_O_LD_FILE, 'f', NULL, required_argument },
+	{ E4S_O_LD_OLD, 'O', NULL, no_argument },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -243,6 +245,8 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_LIST: r->wlog_list = 1; break;
 	case E4S_O_AT: r->wlog_at = optarg; break;
 	case E4S_O_MARKS: r->wlog_marks = 1; break;
+	case E4S_O_LD_FILE: r->ld_file = optarg; break;
+	case E4S_O_LD_OLD: r->ld_old = 1; break;
 	default:
 		return E4S_GETOPT_USAGE;
 	}
@@ -264,6 +268,7 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 {
 	struct option longopts[NOPTDEFS + 1];
 	char shortopts[2 * NOPTDEFS + 1];
+	int ids[256] = { 0 };	/* a letter -> the accepted option's id */
 	size_t nl = 0, ns = 0;
 	const struct optdef *d;
 	char *argv0 = argv[0];
@@ -274,6 +279,7 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 		if (!d)
 			continue;
 		if (d->letter) {
+			ids[(unsigned char)d->letter] = d->id;
 			shortopts[ns++] = d->letter;
 			if (d->has_arg)
 				shortopts[ns++] = ':';
@@ -299,7 +305,8 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 		else if (c == 'V')
 			rc = E4S_GETOPT_VERSION;
 		else
-			rc = apply(prog, c, r);
+			rc = apply(prog, c > 0 && c < 256 && ids[c] ? ids[c] :
+				   c, r);
 		if (rc)
 			break;
 	}

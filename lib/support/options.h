@@ -89,6 +89,8 @@ struct e4s_req {
 	int		ld_block_set;		/* -b BLOCK or -i INODE */
 	blk64_t		ld_block;		/* fs block */
 	ext2_ino_t	ld_inode;		/* -i: 0 unset */
+	const char	*ld_file;		/* -f JOURNAL_FILE */
+	int		ld_old;			/* -O: older transactions */
 };
 
 /* e4s_req_init() - an empty request: zeros, and -1 where that is unset. */
@@ -125,9 +127,14 @@ enum e4s_optid {
 	E4S_O_LIST,		/* --list */
 	E4S_O_AT,		/* --at ENTRY|MARK */
 	E4S_O_MARKS,		/* --marks */
+	E4S_O_LD_FILE,		/* logdump -f JOURNAL_FILE (debugfs's) */
+	E4S_O_LD_OLD,		/* logdump -O (debugfs's) */
 };
 /* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT; and
- * e4debug logdump's (debugfs's): -a (every tag), -b BLOCK, -i INODE, -S. */
+ * e4debug logdump's (debugfs's): -a (every tag), -b BLOCK, -i INODE, -S,
+ * and its -f JOURNAL_FILE and -O (E4S_O_LD_FILE, E4S_O_LD_OLD: the same
+ * letters as -f and -O SPEC with debugfs's meaning; one @accept list
+ * holds one meaning of a letter). */
 
 /* e4s_getopt() returns: */
 #define E4S_GETOPT_USAGE	-1	/* an option not in @accept (getopt's

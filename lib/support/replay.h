@@ -48,6 +48,10 @@ struct e4s_replay {
 						 * commits replayed in memory
 						 * (detached: changed blocks) */
 	int			fc_dropped;	/* --ignore-fast-commit */
+	const struct e4_jscan_old *old;		/* logdump -O: the older
+						 * transactions past the
+						 * log end, printed after
+						 * the scan; not owned */
 };
 
 /*
@@ -71,10 +75,13 @@ uint64_t e4s_chan_written(io_channel io);
  * stdout, every logged copy of fs block @fsblk in the log of @scan (tid,
  * jblock, committed or not, the fate replay gives it after
  * e4_plan_build(), tag checksum) and every revoke record of it, in log
- * order, then which copy replay writes (or that the image's block stays).
- * Returns the number of copies.
+ * order, then the copies and revoke records in the older transactions
+ * @old (logdump -O; NULL: none), marked old, then which copy replay
+ * writes (or that the image's block stays).  Returns the number of copies
+ * in the log of @scan.
  */
-size_t e4s_block_history(const struct e4_jscan *scan, blk64_t fsblk);
+size_t e4s_block_history(const struct e4_jscan *scan,
+			 const struct e4_jscan_old *old, blk64_t fsblk);
 
 int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 		    e4_journal_t j, struct e4_jscan **scan,
@@ -94,8 +101,9 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
  * when a journal without checksums has a transaction committed before its
  * predecessor (need_check_commit_time cannot apply: a previous fs's log
  * left by mke2fs -E lazy_journal_init=1 replays as live), naming the tid
- * and the --upto that stops before it.  Fills @run (run->rc,
- * run->refused, run->plan, run->time_back).
+ * and the --upto that stops before it.  @fs NULL (a journal file with no
+ * fs) or a bare external journal device is refused: nothing to replay
+ * into.  Fills @run (run->rc, run->refused, run->plan, run->time_back).
  */
 void e4s_replay_decide(const char *prog, const struct e4s_req *r,
 		       ext2_filsys fs, const struct e4_plan *plan,
@@ -110,7 +118,10 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *r,
  * (ERROR_FS) and cleared by every replay, one with nothing to replay too
  * (e4_journal_clear_err(), as the kernel's mount), and -n says it would
  * be; then print the report (text, or JSON with r->json) naming
- * r->target.  Returns the exit status (E4R_EXIT_*).
+ * r->target, with run->old (if set) listed as old transactions, not
+ * replayed.  @fs is NULL for a journal file with no fs
+ * (e4_journal_open_file(); e4s_replay_decide() refused it).  Returns the
+ * exit status (E4R_EXIT_*).
  */
 int e4s_replay_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run);

@@ -45,6 +45,100 @@ static void fmt_time(uint64_t sec, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, sec);
 }
 
+/*
+ * logdump -O: the older transactions past the log end (oldlog.c), as
+ * debugfs -O lists them after the live log, marked old: the kernel does
+ * not replay them.  Their checksums are not checked.
+ */
+static void print_old_text(const struct e4s_req *o, const struct e4_jscan *s,
+			   const struct e4_jscan_old *old)
+{
+	size_t i, k;
+	char tb[32];
+
+	printf("old log: %zu older transactions past the log end (walked "
+	       "%llu jblocks from jblock %llu; %" PRIu64 " cut (start "
+	       "overwritten or incomplete) left out, %" PRIu64 " other "
+	       "blocks skipped, %" PRIu64 " blocks of tids not older than %"
+	       PRIu32 " ignored); not replayed, checksums not checked\n",
+	       old->ntrans, (unsigned long long)old->nblocks,
+	       (unsigned long long)old->first_jblk, old->cut, old->skipped,
+	       old->newer_blocks, s->start_tid);
+	for (i = 0; i < old->ntrans; i++) {
+		const struct e4_jtrans *t = &old->trans[i];
+
+		fmt_time(t->commit_sec, tb, sizeof(tb));
+		printf("old tid %" PRIu32 ": jblocks %llu-%llu (%llu), %u "
+		       "descriptor, %u revoke blocks, %zu tags, %zu revokes, "
+		       "commit %s UTC, old: NOT replayed\n", t->tid,
+		       (unsigned long long)t->first_jblk,
+		       (unsigned long long)t->last_jblk,
+		       (unsigned long long)t->nblocks, t->ndescriptors,
+		       t->nrevoke_blocks, t->ntags, t->nrevokes, tb);
+		if (!o->verbose)
+			continue;
+		for (k = 0; k < t->ntags; k++)
+			printf("  fsblk %llu <- jblk %llu%s%s, old\n",
+			       (unsigned long long)t->tags[k].fsblk,
+			       (unsigned long long)t->tags[k].jblk,
+			       (t->tags[k].flags & JBD2_FLAG_ESCAPE) ?
+					" escaped" : "",
+			       (t->tags[k].flags & JBD2_FLAG_DELETED) ?
+					" deleted" : "");
+		for (k = 0; k < t->nrevokes; k++)
+			printf("  revoke fsblk %llu\n",
+			       (unsigned long long)t->revokes[k]);
+	}
+}
+
+static void print_old_json(struct e4s_json *js, const struct e4s_req *o,
+			   const struct e4_jscan_old *old)
+{
+	size_t i, k;
+
+	e4s_json_obj_begin(js, "old");
+	e4s_json_u64(js, "first_jblk", old->first_jblk);
+	e4s_json_u64(js, "nblocks", old->nblocks);
+	e4s_json_u64(js, "cut", old->cut);
+	e4s_json_u64(js, "skipped", old->skipped);
+	e4s_json_u64(js, "newer_blocks", old->newer_blocks);
+	e4s_json_arr_begin(js, "transactions");
+	for (i = 0; i < old->ntrans; i++) {
+		const struct e4_jtrans *t = &old->trans[i];
+
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "tid", t->tid);
+		e4s_json_u64(js, "first_jblk", t->first_jblk);
+		e4s_json_u64(js, "last_jblk", t->last_jblk);
+		e4s_json_u64(js, "nblocks", t->nblocks);
+		e4s_json_u64(js, "descriptors", t->ndescriptors);
+		e4s_json_u64(js, "revoke_blocks", t->nrevoke_blocks);
+		e4s_json_u64(js, "ntags", t->ntags);
+		e4s_json_u64(js, "nrevokes", t->nrevokes);
+		e4s_json_u64(js, "commit_sec", t->commit_sec);
+		e4s_json_u64(js, "commit_nsec", t->commit_nsec);
+		e4s_json_bool(js, "replayed", 0);
+		if (o->verbose) {
+			e4s_json_arr_begin(js, "tags");
+			for (k = 0; k < t->ntags; k++) {
+				e4s_json_obj_begin(js, NULL);
+				e4s_json_u64(js, "fsblk", t->tags[k].fsblk);
+				e4s_json_u64(js, "jblk", t->tags[k].jblk);
+				e4s_json_u64(js, "flags", t->tags[k].flags);
+				e4s_json_obj_end(js);
+			}
+			e4s_json_arr_end(js);
+			e4s_json_arr_begin(js, "revokes");
+			for (k = 0; k < t->nrevokes; k++)
+				e4s_json_u64(js, NULL, t->revokes[k]);
+			e4s_json_arr_end(js);
+		}
+		e4s_json_obj_end(js);
+	}
+	e4s_json_arr_end(js);
+	e4s_json_obj_end(js);
+}
+
 static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       e4_journal_t j, const struct e4s_replay *run)
 {
@@ -52,7 +146,6 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	const struct e4_replay_result *r = &run->res;
 	size_t i, k;
 
-	(void)fs;
 	printf("%s: journal %s, %" PRIu32 " jblocks of %u bytes, log "
 	       "jblocks %llu-%llu\n", o->target,
 	       j->external ? j->dev_name : "inode",
@@ -63,7 +156,9 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	       csum_name(s), s->tag_bytes, e4_crc32c_impl());
 	printf("log start jblock %llu, sequence %" PRIu32
 	       ", needs_recovery %s\n", (unsigned long long)s->start_jblk,
-	       s->start_tid, run->needs_recovery ? "yes" : "no");
+	       s->start_tid, !fs || e4s_is_journal_dev(fs) ?
+	       "unknown (no file system)" :
+	       run->needs_recovery ? "yes" : "no");
 	for (i = 0; i < s->ntrans; i++) {
 		const struct e4_jtrans *t = &s->trans[i];
 		char tb[32];
@@ -115,6 +210,8 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	printf(", end tid %" PRIu32 "%s\n", s->end_tid,
 	       s->corrupt ? ", journal corrupt" : "");
 	e4s_fc_print_text(o, run);	/* replay_fc.c */
+	if (run->old)
+		print_old_text(o, s, run->old);
 	if (run->refused) {
 		printf("not replayed: %s\n", run->refused);
 		if (run->jerrno)
@@ -241,6 +338,8 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_arr_end(&js);
 	e4s_json_obj_end(&js);
 	e4s_fc_print_json(&js, o, run);	/* replay_fc.c */
+	if (run->old)
+		print_old_json(&js, o, run->old);
 	e4s_json_obj_begin(&js, "replay");
 	e4s_json_str(&js, "refused", run->refused ? run->refused : "");
 	e4s_json_u64(&js, "tags", r->ntags);
@@ -363,7 +462,7 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	     !(*scan)->start_jblk ||
 	     !e4s_needs_recovery(j->fs) ||
 	     (!r->output && (!(j->flags & E4_JOURNAL_RW) ||
-			     !(j->fs->flags & EXT2_FLAG_RW)))))
+			     !j->fs || !(j->fs->flags & EXT2_FLAG_RW)))))
 		retval = e4_jscan_check_tags(j, *scan);
 	if (!retval)
 		retval = e4_plan_build(j, *scan, plan);
@@ -373,7 +472,8 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	return E4R_EXIT_ERROR;
 }
 
-size_t e4s_block_history(const struct e4_jscan *scan, blk64_t fsblk)
+size_t e4s_block_history(const struct e4_jscan *scan,
+			 const struct e4_jscan_old *old, blk64_t fsblk)
 {
 	const struct e4_jtag *w = NULL;
 	uint32_t wtid = 0;
@@ -407,6 +507,19 @@ size_t e4s_block_history(const struct e4_jscan *scan, blk64_t fsblk)
 				printf("  tid %u: revoked%s\n", t->tid,
 				       t->committed ? "" : " (not committed)");
 	}
+	for (i = 0; old && i < old->ntrans; i++) {
+		const struct e4_jtrans *t = &old->trans[i];
+
+		for (k = 0; k < t->ntags; k++)
+			if (t->tags[k].fsblk == fsblk)
+				printf("  old tid %u: logged at jblock %llu "
+				       "(old, not replayed)\n", t->tid,
+				       (unsigned long long)t->tags[k].jblk);
+		for (k = 0; k < t->nrevokes; k++)
+			if (t->revokes[k] == fsblk)
+				printf("  old tid %u: revoked (old, not "
+				       "replayed)\n", t->tid);
+	}
 	if (w)
 		printf("  replay writes the copy of tid %u (jblock %llu)\n",
 		       wtid, (unsigned long long)w->jblk);
@@ -427,7 +540,12 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
 	run->plan = 0;
 	run->time_back = time_back(s);
-	if (e4s_is_journal_dev(fs)) {
+	if (!fs) {
+		/* A journal file alone (logdump -f): nothing to replay
+		 * into, nothing that says needs_recovery. */
+		run->refused = "a journal file with no file system: nothing "
+			"to replay into";
+	} else if (e4s_is_journal_dev(fs)) {
 		/* Only the journal is here: its fs decides (needs_recovery)
 		 * and takes the blocks. */
 		run->refused = "a bare external journal device: replay it "

@@ -22,7 +22,8 @@ int e4s_tune_journal_wants_write(const struct e4s_req *r);
 int e4s_tune_journal_list(const char *prog, const struct e4s_req *r,
 			  ext2_filsys fs, struct e4s_json *js);
 /* Print an open journal's superblock as text or JSON; @verifies: its
- * checksum verifies (e4_jsb_csum_ok()). */
+ * checksum verifies (e4_jsb_csum_ok()); text only: @fs NULL for a journal
+ * file opened alone (e4_journal_open_file()). */
 void e4s_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies);
 void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 			struct e4s_json *js);

@@ -86,7 +86,10 @@ void e4s_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 	uint32_t i;
 
 	feature_names(s, feats, sizeof(feats));
-	if (j->external)
+	if (j->file_kind == E4_JOURNAL_FILE_RAW)
+		printf("Journal location:         raw journal file %s\n",
+		       j->dev_name);
+	else if (j->external)
 		printf("Journal location:         external device %s\n",
 		       j->dev_name);
 	else
@@ -128,7 +131,11 @@ void e4s_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 	printf("Journal num_fc_blks:      %u\n", s->num_fc_blks);
 	printf("Journal max_trans_data:   %u\n", s->max_trans_data);
 	printf("Journal head:             %u\n", s->head);
-	if (e4s_is_journal_dev(fs))
+	if (!fs)
+		printf("Journal file:             %s (no file system open "
+		       "with it)\n", j->file_kind == E4_JOURNAL_FILE_RAW ?
+		       "a raw journal" : "an external journal device");
+	else if (e4s_is_journal_dev(fs))
 		printf("Journal device:           yes (no file system on it; "
 		       "its users are listed above)\n");
 	else

@@ -3,7 +3,8 @@
  * here byte by byte: tag sizes (journal_tag_bytes()), descriptor tag
  * walks, revoke records and r_count, the revoke rule, and whole scans of
  * small in-memory logs (commit checksum with and without async_commit,
- * wrap at the log end with a fast-commit area).
+ * wrap at the log end with a fast-commit area), and journals opened
+ * with no fs (e4_journal_open_file(): raw, journal device, neither).
  */
 #include "unit.h"
 
@@ -442,6 +443,99 @@ static void test_scan_no_log(void **state)
 	e4_memimg_free(&jb.m);
 }
 
+/* ---- e4_journal_open_file(): a journal with no fs ---------------------- */
+
+/* Open @len bytes at @buf as a journal file through mem_io; the image
+ * @m lives until the journal is closed (close_buf()). */
+static errcode_t open_buf(struct e4_memimg *m, uint8_t *buf, size_t len,
+			  int flags, e4_journal_t *j)
+{
+	assert_int_equal(e4_memimg_init(m, buf, len), 0);
+	return e4_journal_open_file(m->name, e4_mem_io_manager, NULL, flags,
+				    j);
+}
+
+static void close_buf(struct e4_memimg *m, e4_journal_t j)
+{
+	assert_int_equal(e4_journal_close(j), 0);
+	e4_memimg_free(m);
+}
+
+static void test_open_file(void **state)
+{
+	static struct jbuild jb;
+	static uint8_t dev[(NBLK + 2) * BS];
+	struct ext2_super_block *es = (struct ext2_super_block *)(dev + 1024);
+	uint64_t fsblks[] = { 100, 101 };
+	struct e4_jscan *s;
+	struct e4_plan *p;
+	struct e4_memimg m;
+	e4_journal_t j;
+	uint32_t pos = 1;
+
+	(void)state;
+	/* A raw journal: its superblock at byte 0; no fs, no block bound. */
+	jb_init(&jb, V3 | B64, 0, 1, 7);
+	jb_trans(&jb, &pos, 7, fsblks, 2, 1000, 0);
+	assert_int_equal(open_buf(&m, jb.img, sizeof(jb.img), 0, &j),
+			 E4_ERR_JSB_TOO_SHORT);	/* (64 blocks, as above) */
+	assert_non_null(j);
+	assert_null(j->fs);
+	assert_int_equal(j->file_kind, E4_JOURNAL_FILE_RAW);
+	assert_int_equal(j->blocksize, BS);
+	assert_int_equal(j->sb_jblk, 0);
+	assert_int_equal(j->jsb.sequence, 7);
+	assert_int_equal(e4_journal_scan(j, 0, 0, &s), 0);
+	assert_int_equal(s->ncommitted, 1);
+	assert_int_equal(s->trans[0].ntags, 2);
+	assert_int_equal(e4_plan_build(j, s, &p), 0);
+	assert_int_equal(s->trans[0].tags[1].fate, E4_TAG_REPLAY);
+	e4_plan_free(p);
+	e4_jscan_free(s);
+	close_buf(&m, j);
+	/* Read-only only. */
+	assert_int_equal(open_buf(&m, jb.img, sizeof(jb.img), E4_JOURNAL_RW,
+				  &j), EXT2_ET_INVALID_ARGUMENT);
+	assert_null(j);
+	e4_memimg_free(&m);
+
+	/* An external journal device (1k blocks): the ext2 superblock at
+	 * byte 1024 with journal_dev, the journal superblock in block 2. */
+	memset(dev, 0, sizeof(dev));
+	memcpy(dev + 2 * BS, jb.img, NBLK * BS);
+	es->s_magic = ext2fs_cpu_to_le16(EXT2_SUPER_MAGIC);
+	es->s_log_block_size = 0;
+	es->s_blocks_count = ext2fs_cpu_to_le32(NBLK + 2);
+	es->s_feature_incompat =
+		ext2fs_cpu_to_le32(EXT3_FEATURE_INCOMPAT_JOURNAL_DEV);
+	assert_int_equal(open_buf(&m, dev, sizeof(dev), 0, &j),
+			 E4_ERR_JSB_TOO_SHORT);
+	assert_non_null(j);
+	assert_int_equal(j->file_kind, E4_JOURNAL_FILE_DEV);
+	assert_int_equal(j->sb_jblk, 2);
+	assert_int_equal(j->real_len, NBLK + 2);
+	assert_int_equal(j->jsb.sequence, 7);
+	close_buf(&m, j);
+	/* ... without journal_dev: a file system. */
+	es->s_feature_incompat = 0;
+	assert_int_equal(open_buf(&m, dev, sizeof(dev), 0, &j),
+			 E4_ERR_JOURNAL_FILE_IS_FS);
+	assert_null(j);
+	e4_memimg_free(&m);
+	/* Neither. */
+	es->s_magic = 0;
+	assert_int_equal(open_buf(&m, dev, sizeof(dev), 0, &j),
+			 E4_ERR_NOT_JOURNAL_FILE);
+	assert_null(j);
+	e4_memimg_free(&m);
+	/* A raw journal superblock with a block size that is none. */
+	e4_put_be32(jb.img + JSB_BLOCKSIZE, 3000);
+	assert_int_equal(open_buf(&m, jb.img, sizeof(jb.img), 0, &j),
+			 E4_ERR_JSB_BLOCKSIZE);
+	assert_null(j);
+	e4_memimg_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_scan_commit_csum),
 		cmocka_unit_test(test_scan_wrap_fc),
 		cmocka_unit_test(test_scan_no_log),
+		cmocka_unit_test(test_open_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
