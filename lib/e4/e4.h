@@ -395,10 +395,20 @@ struct e4_fault {
 	int		flags;		/* E4_FAULT_* */
 	uint64_t	fail_read_at, fail_write_at, short_read_at;
 	uint64_t	nreads, nwrites;	/* calls so far */
+	uint64_t	npassed;	/* writes passed to the backing
+					 * channel */
 	char		name[40];	/* "e4fault:0x..." */
 };
 
 extern io_manager e4_fault_io_manager;
+
+/*
+ * e4_fault_passed() - if @io is a channel of e4_fault_io_manager: set *@n
+ * to the writes it passed to its backing channel (not failed), return 1;
+ * else 0.  (The fault channel keeps no io_stats: libext2fs's flush would
+ * count them into s_kbytes_written.)
+ */
+int e4_fault_passed(io_channel io, uint64_t *n);
 
 /* e4_fault_init() - set up @f with no fault armed. */
 void e4_fault_init(struct e4_fault *f, io_manager backing,

@@ -113,6 +113,21 @@ errcode_t e4_wlog_open_io(const char *name, io_manager mgr,
 errcode_t e4_wlog_check_device(e4_wlog_t log, uint64_t dev_bytes,
 			       uint64_t *bad_entry);
 
+/*
+ * e4_wlog_check_fs() - check that @log was recorded over BASE: every
+ * write carrying the whole primary superblock (bytes 1024-2047) with the
+ * ext2 magic (EXT2_SUPER_MAGIC; an earlier write of a mkfs may not) must
+ * carry @base's s_uuid (@base: BASE's superblock, NULL when BASE holds
+ * no file system: then only the size is checked) and describe a file
+ * system (s_blocks_count << block size) that fits in @dev_bytes.
+ * Returns 0, E4_ERR_WLOG_OTHER_FS (another UUID) or
+ * E4_ERR_WLOG_PAST_DEVICE (a larger fs), with *@bad_entry the entry and
+ * *@found (if not NULL) the superblock it writes; or io errors.
+ */
+errcode_t e4_wlog_check_fs(e4_wlog_t log, const struct ext2_super_block *base,
+			   uint64_t dev_bytes, uint64_t *bad_entry,
+			   struct ext2_super_block *found);
+
 /* e4_wlog_close() - release @log (NULL is fine). */
 void e4_wlog_close(e4_wlog_t log);
 

@@ -14,6 +14,16 @@
 
 #include "e4.h"
 
+/*
+ * e4s_undo_guard_manager - the backing io_manager e4tools gives
+ * libext2fs's undo io_manager (open.c): unix_io, except that the first
+ * write failing on the device or on the undo file fails every later write
+ * on both (undo_io marks a block saved before its copy is written).
+ * e4s_undo_guard_error() - that first error, 0 if none.
+ */
+extern io_manager e4s_undo_guard_manager;
+errcode_t e4s_undo_guard_error(void);
+
 /* Flags for e4s_open_fs(). */
 #define E4S_OPEN_RW		0x1	/* open read-write */
 #define E4S_OPEN_IGNORE_CSUM	0x2	/* EXT2_FLAG_IGNORE_CSUM_ERRORS */

@@ -66,6 +66,16 @@ struct e4s_replay {
 };
 
 /*
+ * e4s_replay_say_interrupted() - the line after a replay in place of
+ * @device failed once it had written (tests/r_interrupt: a rerun ends as
+ * an uninterrupted replay).  e4s_chan_written() - the bytes written so
+ * far to @io (its io_stats, after a flush: closing writes them anyway);
+ * 0 if the manager keeps no stats.
+ */
+void e4s_replay_say_interrupted(const char *prog, const char *device);
+uint64_t e4s_chan_written(io_channel io);
+
+/*
  * e4s_replay_scan() - e4_journal_scan() of @j as the request asks (up to
  * r->upto with --upto) into *@scan, and its replay plan (e4_plan_build():
  * the tag fates) into *@plan; the caller frees both.  Prints one line on

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <et/com_err.h>
+#include <uuid/uuid.h>
 
 #include "e4.h"
 #include "json.h"
@@ -39,6 +40,50 @@ void e4s_wlog_close(struct e4s_wlog_input *in)
 		io_channel_close(in->base);
 	e4_wlog_close(in->log);
 	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * Issue 18: a log recorded over another device.  BASE's superblock (if it
+ * holds an ext2/3/4 one, opened by libext2fs) against the superblocks the
+ * log writes (e4_wlog_check_fs(): their UUID, their size); one line.
+ */
+static errcode_t check_base_fs(const char *pname, struct e4s_wlog_input *in,
+			       uint64_t bytes)
+{
+	struct ext2_super_block found;
+	ext2_filsys fs = NULL;
+	uint64_t bad = 0;
+	char u1[37], u2[37];
+	errcode_t retval;
+
+	if (ext2fs_open2(in->base_path, NULL, EXT2_FLAG_64BITS |
+			 EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS |
+			 EXT2_FLAG_SUPER_ONLY, 0, 0, unix_io_manager, &fs))
+		fs = NULL;	/* no fs (yet): the log may make it */
+	retval = e4_wlog_check_fs(in->log, fs ? fs->super : NULL, bytes,
+				  &bad, &found);
+	if (retval == E4_ERR_WLOG_OTHER_FS) {
+		uuid_unparse(found.s_uuid, u1);
+		uuid_unparse(fs->super->s_uuid, u2);
+		com_err(pname, retval, "in write log %s, entry %llu (it writes "
+			"fs UUID %s; %s holds %s: not recorded over it)",
+			in->log_path, (unsigned long long)bad, u1,
+			in->base_path, u2);
+	} else if (retval == E4_ERR_WLOG_PAST_DEVICE) {
+		com_err(pname, retval, "in write log %s, entry %llu (it writes "
+			"the superblock of a %llu-byte fs; %s has %llu bytes: "
+			"recorded on a larger device)", in->log_path,
+			(unsigned long long)bad,
+			(unsigned long long)(ext2fs_blocks_count(&found) <<
+			(found.s_log_block_size + EXT2_MIN_BLOCK_LOG_SIZE)),
+			in->base_path, (unsigned long long)bytes);
+	} else if (retval) {
+		com_err(pname, retval, "while reading write log %s",
+			in->log_path);
+	}
+	if (fs)
+		ext2fs_free(fs);
+	return retval;
 }
 
 errcode_t e4s_wlog_open(const char *pname, const char *log_path,
@@ -88,6 +133,9 @@ errcode_t e4s_wlog_open(const char *pname, const char *log_path,
 			(unsigned long long)(bytes / in->log->sectorsize));
 		goto fail;
 	}
+	retval = check_base_fs(pname, in, bytes);
+	if (retval)
+		goto fail;
 	retval = e4_wlog_dev_create(in->log, in->base, bytes, &in->dev);
 	if (retval) {
 		com_err(pname, retval, "while indexing write log %s",
