@@ -1,7 +1,8 @@
 /*
  * do_wlog.c --- e4debug's write-log commands over the open file system as
- * BASE: wlog_list, wlog_at and wlog_check run what `e4replay
- * --write-log=LOG --list | --at=POINT | --check-order ... BASE` runs
+ * BASE: wlog_list, wlog_at, wlog_check and wlog_stats run what `e4replay
+ * --write-log=LOG --list | --at=POINT | --check-order ... | --stats BASE`
+ * runs
  * (lib/support/replay_wlog.c), so they print what e4replay prints.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
@@ -29,6 +30,8 @@ static void run(int argc, char **argv, void *infop, const int *accept,
 		r.wlog_list = 1;
 	else if (mode == 'a')
 		r.wlog_at = argv[first + 1];
+	else if (mode == 's')
+		r.stats = 1;
 	else
 		r.check_order = 1;
 	if (e4s_wlog_run(argv[0], &r) & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))
@@ -61,4 +64,13 @@ void do_wlog_check(int argc, char **argv, int sci_idx, void *infop)
 	(void)sci_idx;
 	run(argc, argv, infop, accept, 1, "[-v] [--json] [--marks] "
 	    "[--data-mode=auto|ordered|journal|writeback] LOG", 'c');
+}
+
+void do_wlog_stats(int argc, char **argv, int sci_idx, void *infop)
+{
+	static const int accept[] = { E4S_O_JSON, E4S_O_PLOT, 0 };
+
+	(void)sci_idx;
+	run(argc, argv, infop, accept, 1,
+	    "[--json] [--plot FILE.svg|FILE.png] LOG", 's');
 }

@@ -360,6 +360,7 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 			file);
 		return 1;
 	}
+	/* fopen() opens a directory; reading it fails (EISDIR). */
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		nl = strchr(line, '\n');

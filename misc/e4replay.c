@@ -48,6 +48,8 @@ static const char usage_text[] =
 	"       %1$s --write-log=LOG --check-order "
 	"[--data-mode=auto|ordered|journal|writeback]\n"
 	"\t[--marks] [-v] [--json] BASE\n"
+	"       %1$s --write-log=LOG --stats [--json] "
+	"[--plot FILE.svg|FILE.png] BASE\n"
 	"       %1$s -V | --version | -h | --help\n";
 
 static void usage(void)
@@ -59,7 +61,7 @@ static void usage(void)
 /*
  * A journal superblock failing e4_jsb_validate(): the kernel refuses to
  * load such a journal (journal_check_superblock(), load_superblock()),
- * so it counts as journal corruption as well as an error (exit 12).
+ * so it exits as a journal the kernel refuses (E4R_EXIT_REFUSES, 44).
  */
 static int jsb_refused(errcode_t retval)
 {
@@ -88,7 +90,7 @@ static int journal_open_failed(errcode_t retval, const char *device)
 			"refuses this journal superblock and will not mount "
 			"the fs; nothing replayed (e2fsck offers to clear "
 			"the journal, which discards its log)", device);
-		return E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
+		return E4R_EXIT_REFUSES;
 	}
 	com_err(prog, retval, "while opening the journal of %s", device);
 	return E4R_EXIT_ERROR;
@@ -126,18 +128,24 @@ static int open_target(const char *device, const char *jdev, int rw,
 
 /* Close what open_target() opened: E4R_EXIT_ERROR if the fs's close
  * failed (printed), else 0. */
-static int close_target(struct opened *t, const char *name)
+static int close_target(struct opened *t, const char *name, int said)
 {
 	errcode_t retval;
+	int wrote;
 
 	e4_journal_close(t->j);
 	t->j = NULL;
 	if (!t->fs)
 		return 0;
+	wrote = (t->fs->flags & EXT2_FLAG_RW) &&
+		e4s_chan_written(t->fs->io);
 	retval = ext2fs_close_free(&t->fs);
 	if (!retval)
 		return 0;
 	com_err(prog, retval, "while closing %s", name);
+	/* The superblocks are written last: a rerun finishes. */
+	if (wrote && !said)
+		e4s_replay_say_interrupted(prog, name);
 	return E4R_EXIT_ERROR;
 }
 
@@ -275,7 +283,7 @@ static int run(struct e4s_req *o, struct writes *w)
 		/* IMAGE is read no more: replay the scan into its copy. */
 		e4_plan_free(plan);
 		plan = NULL;
-		rc |= close_target(&in, o->device);
+		rc |= close_target(&in, o->device, 1);
 		rc |= copy_outputs(o, w);
 		if (rc)
 			goto out;
@@ -307,8 +315,8 @@ out:
 	e4_plan_free(out_plan);
 	e4_plan_free(plan);
 	e4_jscan_free(scan);
-	rc |= close_target(&out, o->output);
-	rc |= close_target(&in, o->device);
+	rc |= close_target(&out, o->output, 1);
+	rc |= close_target(&in, o->device, rc & E4R_EXIT_ERROR);
 	rc |= finish_writes(w, rc | order_rc);
 	return rc | order_rc;
 }
@@ -363,6 +371,9 @@ static int check_and_run(struct e4s_req *o, const char *jundo)
 			rc = E4R_EXIT_ERROR;
 		else
 			w.undo_tmp = w.undo.out.tmp;
+		/* In place: after a failed run, is it still e2undo's? */
+		if (!o->output)
+			w.undo.device = o->device;
 	}
 	if (!rc && jundo) {
 		if (e4s_undo_begin(prog, jundo, &w.jundo))
@@ -420,9 +431,13 @@ int main(int argc, char **argv)
 	add_error_table(&et_ext2_error_table);
 	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text,
 			       E4R_EXIT_USAGE);
-	if (first != argc - 1 ||
-	    (o.output && o.replay_in_place))
+	if (first != argc - 1)
 		usage();
+	if (o.output && o.replay_in_place) {
+		fprintf(stderr, "%s: --replay replays IMAGE in place, -o "
+			"OUTPUT into a copy: give one of them\n", prog);
+		exit(E4R_EXIT_USAGE);
+	}
 	o.device = argv[first];
 	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
 		return e4s_wlog_run(prog, &o);

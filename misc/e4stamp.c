@@ -175,6 +175,32 @@ static int count_range(const char *dev, int fd, uint64_t off, uint64_t len,
 	free(buf);
 	return 0;
 }
+/*
+ * ftruncate() said EFBIG: the file system holding @dev allows no file of
+ * @size bytes.  Find its largest file size (4 KiB steps, by ftruncate()
+ * itself: the limit is the file system's, e.g. 16 TiB - 4 KiB for ext4
+ * with 4 KiB blocks), put the size back to @was, and say both.
+ */
+static void say_max_size(int fd, const char *dev, off_t size, off_t was)
+{
+	uint64_t lo = (uint64_t)was / 4096, hi = (uint64_t)size / 4096, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (ftruncate(fd, (off_t)(mid * 4096)) == 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (ftruncate(fd, was))
+		com_err(prog, errno, "while putting the size of %s back", dev);
+	fprintf(stderr, "%s: -s %jd bytes: the file system holding %s "
+		"allows files of at most about %ju bytes (%ju GiB; EFBIG); "
+		"nothing written\n",
+		prog, (intmax_t)size, dev, (uintmax_t)lo * 4096,
+		(uintmax_t)(lo * 4096 >> 30));
+}
+
 
 int main(int argc, char **argv)
 {
@@ -325,15 +351,17 @@ int main(int argc, char **argv)
 			/* Shrinking would lose what lies past the range. */
 			why = "-s is smaller than the file: e4stamp never "
 			      "shrinks a file";
-		else if (ftruncate(fd, size))
-			why = errno == EFBIG ? "the file system holding it "
-			      "cannot hold a file that large" : NULL;
+		else if (ftruncate(fd, size) && errno == EFBIG) {
+			/* Name the limit (the size is put back). */
+			say_max_size(fd, dev, size, st.st_size);
+			why = "";
+		}
 		if (why || errno) {
-			if (why)
+			if (why && *why)
 				fprintf(stderr, "%s: cannot set the size of "
 					"%s to %lld bytes: %s; nothing "
 					"written\n", prog, dev, size, why);
-			else
+			else if (!why)
 				com_err(prog, errno, "while setting the "
 					"size of %s; nothing written", dev);
 			close(fd);

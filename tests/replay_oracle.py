@@ -17,16 +17,15 @@
 #     committed tids), and e4replay -o's image equals e2fsck's byte for byte
 #     less the superblock times, and less the documented differences
 #     (e4replay(8)): with bad tag checksums the journal's s_sequence (e2fsck
-#     keeps the old one); with tags naming a block past the fs end or in the
-#     journal (e2fsck writes them blindly, e4replay skips them and marks the
-#     fs not clean) the log area, the bytes past the fs and s_state.
+#     keeps the old one).
 # Where e2fsck replays but then cannot re-open the replayed fs (a logged
 # superblock copy is garbage), everything but the two superblocks is
 # compared.  No oracle (exit 77, "SKIP: WHAT: reason") where e2fsck and the
 # kernel part ways or e2fsck does more than a replay: e4replay refuses by
 # a kernel rule e2fsck 1.47 lacks (revoke r_count, s_first, s_start,
-# s_maxlen); a tag names a journal block or a block e2fsck fails to write
-# (e2fsck writes it, e4replay skips it: e4replay(8)); e2fsck goes on to
+# s_maxlen, a tag naming a block past the device end or a journal block
+# the replay reads after writing it: e2fsck writes every copy, e4replay(8));
+# e2fsck goes on to
 # repair the replayed fs (Pass 1, backup group descriptors); e2fsck fails
 # otherwise (exit 8 or more, a signal).
 # Prints one "ok: WHAT: ..." line (unless -q and ok), or "FAIL: WHAT: ..."
@@ -106,6 +105,9 @@ FAILS = (r"while recovering journal|Journal corrupted in|"
 # s_first, s_maxlen against the inode's size)
 KERNEL_ONLY = (r"r_count \d+ exceeds the block|s_first is invalid|"
                r"s_start lies outside the log|Journal is shorter than")
+# lib/e4/plan.c: a tag past the device end, or naming a journal block the
+# replay reads after writing it
+TAG_BLOCK = r"lies past the device end|which the kernel reads after writing it"
 
 
 def judge1(what, img, tmp, quiet, layout):
@@ -153,6 +155,12 @@ def judge1(what, img, tmp, quiet, layout):
                        re.M)
 
     if rn & 8:
+        m = re.search(TAG_BLOCK, out)
+        if m:
+            # e2fsck writes every copy (and fails at one past the device
+            # end, after the copies before it, as the kernel does)
+            return skip(what, "refused by a kernel rule e2fsck lacks (%s)"
+                        % m.group(0))
         if not e2_refused and re.search(KERNEL_ONLY, out):
             return skip(what, "refused by a kernel rule e2fsck lacks (%s)"
                         % re.search(KERNEL_ONLY, out).group(0))
@@ -161,7 +169,7 @@ def judge1(what, img, tmp, quiet, layout):
                         "recovers: %s" % (rn, fout.strip()[:300]))
         if not re.search(INVALID, fout):
             # it wrote the two superblocks, nothing else
-            b = open(f_img, "rb").read()
+            b = open(f_img, "rb").read(len(a))
             for i in range(min(len(a), len(b))):
                 if a[i] != b[i] and not (1024 <= i < 2048 or
                                          jb <= i < jb + bs):
@@ -175,21 +183,10 @@ def judge1(what, img, tmp, quiet, layout):
 
     scan = n["scan"]
     rep = n.get("replay") or {}
-    nbad, nblk = rep.get("bad_csum", 0), rep.get("bad_block", 0)
-    badtags = [g["fsblk"] for t in n["transactions"]
-               for g in t.get("tags", []) if g["fate"] == "bad-block"]
-    # Documented differences (e4replay(8)): a tag naming a block past the
-    # fs end or inside the journal is skipped; the kernel and e2fsck write
-    # it blindly.  Written inside the journal it changes the copies read
-    # after it; written past the device it fails e2fsck's recovery.
-    if badtags and "log" not in layout:
-        layout["log"] = set(journal_blocks(img)) | {jb // bs}
-    if any(((x * bs) % (1 << 64)) // bs in layout["log"] for x in badtags):
-        return skip(what, "a tag names a journal block (e2fsck writes it "
-                    "there, e4replay skips it: documented difference)")
-    if nblk and re.search(r"Error writing block", fout):
-        return skip(what, "e2fsck fails writing a tag past the fs end "
-                    "(e4replay skips it: documented difference)")
+    nbad = rep.get("bad_csum", 0)
+    # (a tag naming a block past the device end or a journal block the
+    # replay reads later: e4replay refuses, above; every other copy is
+    # written, as e2fsck writes it)
     if e2_refused:
         return fail(what, "e4replay replays, e2fsck refuses: %s" %
                     fout.strip()[:300])
@@ -220,10 +217,8 @@ def judge1(what, img, tmp, quiet, layout):
                     (ro, oout.strip()[:200]))
     o = bytearray(open(o_img, "rb").read())
     if os.path.getsize(f_img) > len(o):
-        if not nblk:
-            return fail(what, "e2fsck wrote past the fs end, e4replay "
-                        "found no tag naming a block there")
-        os.truncate(f_img, len(o))
+        return fail(what, "e2fsck wrote past the device end, e4replay "
+                    "replays")
     b = bytearray(open(f_img, "rb").read())
     if reopen:
         for x in (o, b):
@@ -239,14 +234,6 @@ def judge1(what, img, tmp, quiet, layout):
         # e2fsck keeps the old s_sequence after bad tag checksums
         for off in (24, 252):   # s_sequence, s_checksum
             b[jb + off:jb + off + 4] = o[jb + off:jb + off + 4]
-    if nblk:
-        # where e2fsck wrote the tags past the fs end (its byte offset
-        # wraps at 2^64), and the fs state e4replay sets (not clean)
-        for x in badtags:
-            off = (x * bs) % (1 << 64)
-            if off < len(o):
-                o[off:off + bs] = b[off:off + bs]
-        b[1024 + 58:1024 + 60] = o[1024 + 58:1024 + 60]     # s_state
     zero_sb_times(o)
     zero_sb_times(b)
     if o != b:
@@ -257,9 +244,9 @@ def judge1(what, img, tmp, quiet, layout):
                      len(b)))
     if not quiet:
         state = dumpe2fs(f_img).get("Filesystem state", "?")
-        print("ok: %s: e2fsck: %s, %d bad checksum(s), %d bad block(s), "
+        print("ok: %s: e2fsck: %s, %d bad checksum(s), "
               "tids to %d, same image%s" % (
-                  what, state, nbad, nblk, scan["end_tid"] - 1,
+                  what, state, nbad, scan["end_tid"] - 1,
                   " (but the superblocks: e2fsck cannot re-open the "
                   "replayed fs)" if reopen else ""))
     return 0

@@ -395,10 +395,20 @@ struct e4_fault {
 	int		flags;		/* E4_FAULT_* */
 	uint64_t	fail_read_at, fail_write_at, short_read_at;
 	uint64_t	nreads, nwrites;	/* calls so far */
+	uint64_t	npassed;	/* writes passed to the backing
+					 * channel */
 	char		name[40];	/* "e4fault:0x..." */
 };
 
 extern io_manager e4_fault_io_manager;
+
+/*
+ * e4_fault_passed() - if @io is a channel of e4_fault_io_manager: set *@n
+ * to the writes it passed to its backing channel (not failed), return 1;
+ * else 0.  (The fault channel keeps no io_stats: libext2fs's flush would
+ * count them into s_kbytes_written.)
+ */
+int e4_fault_passed(io_channel io, uint64_t *n);
 
 /* e4_fault_init() - set up @f with no fault armed. */
 void e4_fault_init(struct e4_fault *f, io_manager backing,
@@ -417,6 +427,9 @@ struct e4_jtag {
 	int		fate;		/* enum e4_tag_fate, set by
 					 * e4_plan_build() */
 	int		hashed;		/* hash set (E4_SCANF_HASH) */
+	uint32_t	facts;		/* E4_COPY_FACTS and what it vouches
+					 * for (e4_jblock_facts()), set with
+					 * the hash; 0: not known */
 	uint64_t	hash;		/* e4_jblock_hash() of the copy as
 					 * replay writes it (unescaped) */
 };
@@ -433,7 +446,8 @@ enum e4_tag_fate {
 	E4_TAG_SUPERSEDED,	/* a later surviving copy is written */
 	E4_TAG_REVOKED,		/* revoked in this or a later committed tid */
 	E4_TAG_BAD_CSUM,	/* tag checksum mismatch: skipped */
-	E4_TAG_BAD_BLOCK,	/* past the fs end or inside the journal */
+	E4_TAG_BAD_BLOCK,	/* no longer set: such a copy is written
+				 * or fails the recovery (scan->fail) */
 	E4_TAG_UNCOMMITTED,	/* its transaction is not replayed */
 };
 
@@ -478,6 +492,10 @@ enum e4_scan_stop {
 	E4_SCAN_UPTO,		/* stopped by the caller's upto tid */
 	E4_SCAN_IO_ERROR,	/* a journal block could not be read */
 	E4_SCAN_BAD_REVOKE,	/* revoke r_count invalid */
+	E4_SCAN_BAD_TAG_BLOCK,	/* set by e4_plan_build(): a surviving
+				 * tag's block fails the kernel's replay
+				 * (past the device end) or is a journal
+				 * block replay reads after writing it */
 };
 
 struct e4_fcscan;
@@ -704,11 +722,25 @@ void e4_jblock_unescape(void *blk, int escaped);
  * e4_jblock_hash() - 64-bit content hash of block @blk (@bs bytes) as
  * replay writes it (@escaped: a logged copy whose tag had
  * JBD2_FLAG_ESCAPE, hashed with JBD2_MAGIC back in its first 4 bytes):
- * multiply-xorshift over 64-bit words in four lanes.  Not a CRC: a block
- * carrying its own crc32c makes any CRC of it a constant.  For comparing
- * blocks (the ordering check's ahead blocks), never stored.
+ * multiply-xorshift over 64-bit words in four lanes, or, on a CPU with
+ * AVX2, XXH3's multiply-accumulate over 64-byte stripes in eight lanes
+ * (a different value: one process uses one form for every block).  Not
+ * a CRC: a block carrying its own crc32c makes any CRC of it a constant.
+ * For comparing blocks (the ordering check's ahead blocks), never stored.
  */
 uint64_t e4_jblock_hash(const void *blk, unsigned int bs, int escaped);
+
+/*
+ * e4_jblock_facts() - what the ordering check asks of a logged copy @blk
+ * (@bs bytes) of fs block @fsblk, found in the one read of the scan
+ * (E4_SCANF_HASH): E4_COPY_FACTS | E4_COPY_EXT_MAGIC (starts with
+ * EXT3_EXT_MAGIC) | E4_COPY_ZERO (all zero), and e4_stamp_block_stale()
+ * at @fsblk in the bits from E4_COPY_STALE_SHIFT.  0 (not known: the
+ * check reads the block) for an @escaped copy (its first bytes differ
+ * from what replay writes) or a stale count that does not fit.
+ */
+uint32_t e4_jblock_facts(const void *blk, unsigned int bs, blk64_t fsblk,
+			 int escaped);
 
 /* e4_jblock_header() - the 12-byte header: JBD2_MAGIC, @type
  * (JBD2_*_BLOCK), sequence @tid. */
@@ -770,8 +802,8 @@ struct e4_replay_result {
 	uint64_t	nsuperseded;	/* copies a later copy replaces */
 	uint64_t	nrevoked;	/* copies cancelled by revoke records */
 	uint64_t	nbad_csum;	/* copies skipped: tag checksum */
-	uint64_t	nbad_block;	/* copies skipped: block past the fs
-					 * end or inside the journal */
+	uint64_t	nbad_block;	/* always 0: such copies are written
+					 * or fail the recovery (plan.c) */
 	uint64_t	nrevoke_blocks;	/* distinct revoked fs blocks */
 	uint64_t	nwrites;	/* write calls after coalescing */
 	uint64_t	nreads;		/* journal read calls */
@@ -794,6 +826,15 @@ struct e4_replay_result {
  */
 #define E4_COPY_ESCAPED	0x1	/* tag had JBD2_FLAG_ESCAPE: the first 4
 				 * bytes read back as JBD2_MAGIC */
+/* What the scan (E4_SCANF_HASH) saw in the copy as replay writes it, so
+ * that the ordering check need not read it again (e4_jblock_facts()): */
+#define E4_COPY_FACTS	0x2	/* the bits below and the stale count are
+				 * known */
+#define E4_COPY_EXT_MAGIC 0x4	/* starts with EXT3_EXT_MAGIC (le16) */
+#define E4_COPY_ZERO	0x8	/* every byte zero */
+#define E4_COPY_STALE_SHIFT 16	/* e4_stamp_block_stale() of the copy at
+				 * its fs block, in the top 16 bits */
+#define E4_COPY_STALE(flags)	((size_t)((flags) >> E4_COPY_STALE_SHIFT))
 
 struct e4_copy {
 	blk64_t		fsblk;	/* fs block the copy belongs to */
@@ -816,8 +857,10 @@ struct e4_plan {
 	e4_journal_t	j;		/* the journal; not owned */
 	struct e4_jscan	*scan;		/* its scan; not owned (its tags'
 					 * fates are set) */
-	blk64_t		nblocks;	/* fs blocks: copies at or past this
-					 * are skipped */
+	blk64_t		nblocks;	/* blocks of the fs device (at least
+					 * the fs's): a surviving copy at or
+					 * past this fails the kernel's
+					 * recovery */
 	size_t		ntx;		/* committed transactions (the
 					 * window): scan->trans[0..ntx) */
 	struct e4_copy	*final;		/* the copies replay writes: one per
@@ -828,6 +871,13 @@ struct e4_plan {
 					 * counts) */
 	struct e4_jmap_run *runs;	/* internal journal's runs by pblk */
 	size_t		nruns;
+	int		csum_needed;	/* a copy that would fail the
+					 * recovery has its tag checksum
+					 * pending (E4_SCANF_DEFER_CSUM; the
+					 * kernel tests it first): the plan
+					 * holds only after
+					 * e4_jscan_check_tags() and a new
+					 * e4_plan_build() */
 };
 
 /*
@@ -838,11 +888,17 @@ struct e4_plan {
  * copies replay writes.  No io.  Rule (fs/jbd2/recovery.c PASS_REVOKE and
  * PASS_REPLAY, revoke.c): a revoke record for block b in committed tid R
  * cancels every copy of b logged in a tid <= R (tested first); a copy
- * failing its tag checksum is skipped (kernel: EFSBADCRC at the end); a
- * copy naming a block at or past the fs end or inside the internal
- * journal is skipped (e4tools' safety choice where the kernel writes
- * blindly); of the surviving copies of a block only the newest is
- * written, the end result of the kernel writing them in order.
+ * failing its tag checksum is skipped (kernel: EFSBADCRC at the end);
+ * every other copy is written where it says (past the fs end, inside the
+ * journal, as the kernel's __getblk() does), except that a copy naming a
+ * block at or past the end of the fs device (plan->nblocks) fails the
+ * kernel's recovery, and e4replay refuses one naming a journal block the
+ * replay pass reads after writing it (the journal superblock, a later
+ * block of the window, the fast-commit area: the kernel replays what it
+ * wrote there): then @scan->fail is set to E4_ERR_BAD_TAG_BLOCK with an
+ * E4_SCAN_BAD_TAG_BLOCK event naming the tag and the plan is empty, as
+ * for a failed scan; of the surviving copies of a block only the newest
+ * is written, the end result of the kernel writing them in order.
  * O(tags log tags).  On success *@ret is the plan (e4_plan_free()); it
  * refers to @j and @scan, which must outlive it.  A failed scan
  * (@scan->fail: the kernel replays nothing) gives an empty plan: ntx 0,
@@ -1717,10 +1773,14 @@ struct e4_extent_rec {
 	blk64_t		pblk;		/* first physical block, fs blocks */
 	blk64_t		len;		/* fs blocks */
 	int		unwritten;	/* EXT2_EXTENT_FLAGS_UNINIT set */
-	int		depth;		/* depth of the inode's extent tree */
+	int		depth;		/* depth of the inode's extent tree
+					 * (0 for a block map) */
 	errcode_t	error;		/* e4_fs_extents() only: nonzero when
 					 * the inode's tree could not be read
 					 * (then only ino is set) */
+	int		block_mapped;	/* E4_EXT_BLOCK_MAPPED: a run of a
+					 * block-mapped inode's data blocks
+					 * (no EXT4_EXTENTS_FL) */
 };
 
 /* Totals of a walk, all counts (blocks in fs blocks).  Add up; zero it. */
@@ -1741,6 +1801,9 @@ typedef int (*e4_extent_func)(ext2_filsys fs,
 /* Flags of e4_inode_extents() and e4_fs_extents(). */
 #define E4_EXT_UNWRITTEN_ONLY	0x1	/* call @func for unwritten ones only
 					 * (totals still count every one) */
+#define E4_EXT_BLOCK_MAPPED	0x2	/* e4_fs_extents(): block-mapped
+					 * inodes too (ignored with
+					 * E4_EXT_UNWRITTEN_ONLY) */
 
 /*
  * e4_inode_extents() - call @func for each leaf extent of inode @ino, in
@@ -1763,7 +1826,14 @@ errcode_t e4_inode_extents(ext2_filsys fs, ext2_ino_t ino, int flags,
  * uninit_bg/metadata_csum groups are skipped, as e2fsck does).  An inode
  * whose tree cannot be read does not stop the walk: @func gets a record
  * with only ino and error set, and totals->bad_inodes counts it.  Reads
- * the inode bitmap if fs->inode_map is not loaded.
+ * the inode bitmap if fs->inode_map is not loaded.  With
+ * E4_EXT_BLOCK_MAPPED, in-use inodes without EXT4_EXTENTS_FL (ext4
+ * without the extent feature, files from ext2/ext3) are walked too: their
+ * data blocks through ext2fs_block_iterate3() (indirect blocks are
+ * metadata, not reported), one record per logically and physically
+ * contiguous run, initialized (a block map has no unwritten state),
+ * block_mapped set; they count in totals as files and extents; an
+ * unreadable indirect block is an error record as a bad extent tree.
  * Returns 0, E4_ERR_EXT_ABORTED, or libext2fs errors of the scan.
  */
 errcode_t e4_fs_extents(ext2_filsys fs, int flags, e4_extent_func func,
@@ -2319,6 +2389,16 @@ void e4_jstats_free(struct e4_jstats *st);
  */
 double e4_jtrans_commit_diff_ns(const struct e4_jtrans *a,
 				const struct e4_jtrans *b);
+
+/*
+ * e4_jstat_dist_fill() - fill @d from the @n values at @v (sorted in
+ * place): count, total, min, max, mean, the median (the middle value, or
+ * the mean of the two middle ones) and p90 (nearest rank: the smallest
+ * value with at least 90% of the values at or below it, v[ceil(0.9 n) -
+ * 1]).  @n 0 leaves every figure 0 (count 0: no value).  The one
+ * distribution rule of the statistics (stats.c, wlog_stats.c).
+ */
+void e4_jstat_dist_fill(struct e4_jstat_dist *d, double *v, size_t n);
 
 /* e4_jstat_bucket_low() - 2^@k, the lowest value of histogram bucket @k. */
 double e4_jstat_bucket_low(unsigned int k);

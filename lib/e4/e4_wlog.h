@@ -113,6 +113,21 @@ errcode_t e4_wlog_open_io(const char *name, io_manager mgr,
 errcode_t e4_wlog_check_device(e4_wlog_t log, uint64_t dev_bytes,
 			       uint64_t *bad_entry);
 
+/*
+ * e4_wlog_check_fs() - check that @log was recorded over BASE: every
+ * write carrying the whole primary superblock (bytes 1024-2047) with the
+ * ext2 magic (EXT2_SUPER_MAGIC; an earlier write of a mkfs may not) must
+ * carry @base's s_uuid (@base: BASE's superblock, NULL when BASE holds
+ * no file system: then only the size is checked) and describe a file
+ * system (s_blocks_count << block size) that fits in @dev_bytes.
+ * Returns 0, E4_ERR_WLOG_OTHER_FS (another UUID) or
+ * E4_ERR_WLOG_PAST_DEVICE (a larger fs), with *@bad_entry the entry and
+ * *@found (if not NULL) the superblock it writes; or io errors.
+ */
+errcode_t e4_wlog_check_fs(e4_wlog_t log, const struct ext2_super_block *base,
+			   uint64_t dev_bytes, uint64_t *bad_entry,
+			   struct ext2_super_block *found);
+
 /* e4_wlog_close() - release @log (NULL is fine). */
 void e4_wlog_close(e4_wlog_t log);
 
@@ -292,7 +307,11 @@ struct e4_wlog_point {
 	uint64_t	blocks;		/* initialized regular-file blocks
 					 * checked */
 	errcode_t	fail;		/* the kernel's recovery fails (the
-					 * scan's fail code), or 0 */
+					 * scan's fail code, the fast-commit
+					 * scan's or replay's), or 0 */
+	uint32_t	fast_commits;	/* fast commits replayed on top of
+					 * the full commits (the state rule
+					 * checks that state), or 0 */
 };
 
 /* One commit write found in the log. */
@@ -305,10 +324,15 @@ struct e4_wlog_txn {
 	uint64_t	conversions;	/* of those: unwritten -> written */
 	uint64_t	released;	/* blocks it frees (bitmap 1 -> 0) */
 	uint64_t	violations;	/* I/O-order violation blocks */
+	uint64_t	files;		/* distinct inodes of the new
+					 * initialized mappings counted in
+					 * new_blocks: the regular files
+					 * whose new data T commits */
 };
 
 /* Something the check could not read, so its verdict says nothing about
- * it (fail closed): a commit's new mappings, an inode's extent tree. */
+ * it (fail closed): a commit's new mappings, an inode's extent tree or
+ * block map, a point's fast-commit replay. */
 struct e4_wlog_unchecked {
 	int64_t		entry;		/* the commit write or the point */
 	uint32_t	tid;		/* the transaction, or 0 */
@@ -322,6 +346,10 @@ struct e4_wlog_check_opts {
 					 * file data means journal, else
 					 * ordered is assumed */
 	int		marks;		/* MARK entries are points too */
+	int		commits_only;	/* the commit writes only: no
+					 * persistence point is checked
+					 * (rep->points empty); for
+					 * e4_wlog_stats() */
 };
 
 struct e4_wlog_report {
@@ -344,6 +372,10 @@ struct e4_wlog_report {
 	size_t		nunchecked;
 	char		warnings[8][200];
 	int		nwarnings;
+	unsigned int	block_size;	/* BASE's fs block size, bytes */
+	struct e4_jmap_run *jruns;	/* BASE's journal: where commit
+					 * writes are looked for */
+	size_t		njruns;
 };
 
 /*
@@ -362,14 +394,22 @@ struct e4_wlog_report {
  * logged in the journal (data=journal) needs neither.  Reported at the
  * first persistence point at or after C.  (2) At each persistence point P
  * (FLUSH or FUA; with opts->marks also MARK), the state recovery gives
- * (every committed transaction replayed, in memory: overlay_io.c): an
- * initialized block of a regular file that was not so mapped in BASE must
+ * (every committed transaction replayed, in memory: overlay_io.c; then
+ * the live fast commits of the tid after the last full commit, as the
+ * kernel's ext4_fc_replay() replays them: e4_replayed_fc()): an
+ * initialized block of a regular file, extent-mapped or block-mapped
+ * (e4_fs_extents() with E4_EXT_BLOCK_MAPPED: every mapped block of a
+ * block map is initialized), that was not so mapped in BASE must
  * be replayed from the journal or have every sector written (or
  * discarded) by an entry up to P after it last became free.  With an
- * explicit data=writeback both are notes.  A point whose journal the
- * kernel refuses is reported (E4_WLOG_UNRECOVERABLE).  Fail closed: a
- * commit whose single-image check could not read everything, or an inode
- * whose extent tree does not read at a point, is listed in
+ * explicit data=writeback both are notes.  The I/O-order rule covers full
+ * commits only (a fast commit's TAIL goes with PREFLUSH and FUA, so the
+ * state rule at its point is its ordering rule).  A point whose journal
+ * the kernel refuses (its superblock, the full-commit or fast-commit scan,
+ * a fast-commit replay that fails) is reported (E4_WLOG_UNRECOVERABLE).
+ * Fail closed: a commit whose single-image check could not read
+ * everything, an inode whose extent tree or block map does not read at a
+ * point, or a point whose fast commits could not be replayed, is listed in
  * rep->unchecked (the check goes on; the report is then partial, never a
  * verdict); a read error of the device stops it.  Nothing is written.
  * On success *@ret is the report (e4_wlog_report_free()).
@@ -383,8 +423,108 @@ errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 /* e4_wlog_report_free() - release @rep (NULL is fine). */
 void e4_wlog_report_free(struct e4_wlog_report *rep);
 
+/*
+ * e4_wlog_report_in_journal() - 1 if fs block @b (BASE's block size,
+ * rep->block_size) lies in BASE's journal (rep->jruns: the journal
+ * inode's blocks, as e4_journal_open() maps them), else 0.  The one rule
+ * of "the journal area" for the commit writes and the statistics.
+ */
+int e4_wlog_report_in_journal(const struct e4_wlog_report *rep, blk64_t b);
+
 /* e4_wlog_kind_name() - "stale", "no-data-write", "no-flush",
  * "unrecoverable"; with @permitted the first three end "-permitted". */
 const char *e4_wlog_kind_name(int kind, int permitted);
+
+/* ---- wlog_stats.c: journal statistics of a write log, per commit write -- */
+
+/*
+ * What the entries first..last of a log did (e4_wlog_stats()).  Sectors
+ * are the log's; blocks are BASE's fs blocks (rep->block_size), counted
+ * once per entry: an entry that writes part of a block counts it, two
+ * entries writing one block count it twice.  A write's sectors are split
+ * by e4_wlog_report_in_journal() of their fs block: journal (descriptor,
+ * logged copies, revoke and commit blocks, the journal superblock) and
+ * data (everything else: file data and metadata written in place alike,
+ * which the log does not tell apart).
+ */
+struct e4_wlog_span {
+	int64_t		first, last;	/* entries first..last; none when
+					 * last < first */
+	uint64_t	entries;
+	uint64_t	flushes;	/* entries with FLUSH (a pure flush
+					 * or a write's PREFLUSH) */
+	uint64_t	fua;		/* entries with FUA */
+	uint64_t	data_entries;	/* writes with a sector outside the
+					 * journal */
+	uint64_t	data_sectors, data_blocks;
+	uint64_t	journal_entries;	/* writes with a sector in it */
+	uint64_t	journal_sectors, journal_blocks;
+	uint64_t	discards, discard_sectors;	/* DISCARD entries */
+	uint64_t	marks;		/* MARK entries */
+};
+
+/* One commit write C of tid T and the span (previous commit write, C]. */
+struct e4_wlog_commit_stat {
+	uint32_t	tid;
+	uint64_t	commit_entry;	/* C */
+	int64_t		interval;	/* C minus the previous commit
+					 * write's entry; -1 for the first
+					 * (its span starts at entry 0) */
+	int		preflush;	/* C carries FLUSH (REQ_PREFLUSH) */
+	int		fua;		/* C carries FUA */
+	const char	*mark;		/* the last MARK at or before C, or
+					 * NULL (owned by the log) */
+	struct e4_wlog_span span;	/* C's own write included */
+	int		files_known;	/* T was replayable at C and its new
+					 * mappings read wholly */
+	uint64_t	files;		/* e4_wlog_txn files: the regular
+					 * files whose new initialized
+					 * mappings T commits */
+	uint64_t	new_blocks;	/* those mappings' fs blocks */
+};
+
+struct e4_wlog_stats {
+	struct e4_wlog_report *rep;	/* the check's commit-write pass
+					 * (commits_only): warnings, data
+					 * mode, journal area */
+	uint32_t	sectorsize;	/* the log's, bytes */
+	unsigned int	block_size;	/* BASE's fs block size, bytes */
+	struct e4_wlog_commit_stat *commits;	/* in log order */
+	size_t		ncommits;
+	struct e4_wlog_span tail;	/* after the last commit write (the
+					 * whole log when there is none) */
+	struct e4_wlog_span all;	/* the whole log */
+	/* Distributions over the commits (interval: over the ncommits - 1
+	 * intervals; files: over the files_known ones). */
+	struct e4_jstat_dist flushes, data_entries, data_blocks,
+			     journal_blocks, files, interval;
+	uint64_t	files_known;	/* commits with a file count */
+	uint64_t	no_flush;	/* commits whose span holds no FLUSH
+					 * (C's own PREFLUSH included) */
+	uint64_t	preflush;	/* commit writes with FLUSH */
+};
+
+/*
+ * e4_wlog_stats() - the journal statistics of the log of write-log device
+ * @d (its point is moved, left at the last entry): the commit writes
+ * that e4_wlog_check() finds (a write entry putting a jbd2 commit block,
+ * magic and block type 2, into BASE's journal; commits_only: no point is
+ * checked) and, for each commit write C of tid T, the span of entries
+ * after the previous commit write (from entry 0 for the first) up to and
+ * including C: its FLUSH entries, its writes split into journal and data
+ * (struct e4_wlog_span), and the files T carries data of: the distinct
+ * regular-file inodes with new initialized mappings (allocations and
+ * unwritten -> written conversions) that T commits, found by the check's
+ * mapping rule (e4_order_check() on the state before T, T alone as its
+ * window; unknown when T was not replayable at C or its check could not
+ * read everything); then the span after the last commit write and the
+ * distributions (stats.c's e4_jstat_dist_fill()).  Nothing is written.
+ * On success *@ret is owned by the caller (e4_wlog_stats_free()).
+ * Returns 0 or e4_wlog_check()'s errors.
+ */
+errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret);
+
+/* e4_wlog_stats_free() - release @ws (NULL is fine). */
+void e4_wlog_stats_free(struct e4_wlog_stats *ws);
 
 #endif /* E4_WLOG_H */

@@ -93,7 +93,10 @@ static int write_fails(struct e4_fault *f)
 	f->nwrites++;
 	if (f->flags & E4_FAULT_ABORT_ON_WRITE)
 		abort();
-	return f->fail_write_at && f->nwrites >= f->fail_write_at;
+	if (f->fail_write_at && f->nwrites >= f->fail_write_at)
+		return 1;
+	f->npassed++;
+	return 0;
 }
 
 static errcode_t fault_read64(io_channel io, unsigned long long block,
@@ -198,6 +201,17 @@ static struct struct_io_manager fault_manager = {
 };
 
 io_manager e4_fault_io_manager = &fault_manager;
+
+int e4_fault_passed(io_channel io, uint64_t *n)
+{
+	struct fault_chan *fc;
+
+	if (!io || io->manager != e4_fault_io_manager)
+		return 0;
+	fc = io->private_data;
+	*n = fc->f->npassed;
+	return 1;
+}
 
 void e4_fault_init(struct e4_fault *f, io_manager backing,
 		   const char *backing_name)

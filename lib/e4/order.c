@@ -559,10 +559,12 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 			goto out;
 	}
 	for (i = 0, nleft = 0; i < ncand; i += run) {
+		const struct e4_copy *e;
 		size_t b;
 
 		/* runs of consecutive unexplained blocks: one read (a run
-		 * that fails is read block by block) */
+		 * that fails is read block by block); a block served by a
+		 * copy the scan saw is not read */
 		for (run = 1; !expl[i] && i + run < ncand &&
 		     run < CHUNK_BLOCKS && !expl[i + run] &&
 		     cand[i + run] == cand[i] + run; run++)
@@ -574,6 +576,16 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 				left[nleft++] = cand[i + b];
 			continue;
 		}
+		e = ord_known_copy(cur, cand[i]);
+		if (e) {
+			run = 1;
+			if (e->flags & E4_COPY_EXT_MAGIC)
+				left[nleft++] = cand[i];
+			continue;
+		}
+		for (b = 1; b < run && !ord_known_copy(cur, cand[i + b]); b++)
+			;
+		run = b;
 		bad = run > 1 && io_channel_read_blk64(cur->fs->io, cand[i],
 						       (int)run, c->buf);
 		for (b = 0; b < run; b++) {

@@ -267,6 +267,17 @@ static errcode_t defer(struct ctx *c, const struct seg *s, blk64_t l,
  * content must come from a logged copy or be current at home, so a stamp
  * is a structural finding (stale-metadata), never "stale data exposed".
  */
+const struct e4_copy *ord_known_copy(const struct state *st, blk64_t b)
+{
+	const struct e4_copy *e = e4_state_lookup(&st->map, b);
+
+	return e && (e->flags & E4_COPY_FACTS) ? e : NULL;
+}
+
+/*
+ * Judge the data of f->pblk in @st: its content @d, or, when @d is NULL,
+ * what the scan found in the copy @st serves it from (ord_known_copy()).
+ */
 static errcode_t judge_data(struct ctx *c, struct state *st,
 			    struct e4_order_finding *f, const unsigned char *d)
 {
@@ -275,14 +286,15 @@ static errcode_t judge_data(struct ctx *c, struct state *st,
 
 	f->evidence = e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
 	f->evid_tid = e ? e->tid : 0;
-	stale = e4_stamp_block_stale(d, f->pblk, c->bs);
+	stale = d ? e4_stamp_block_stale(d, f->pblk, c->bs) :
+		E4_COPY_STALE(e->flags);
 	f->stale_units = stale;
 	f->units = e4_stamp_units(0, c->bs);
 	if (stale)
 		f->kind = f->metadata ? E4_ORD_STALE_METADATA : E4_ORD_STALE;
 	else if (c->rep->stamped || f->metadata)
 		return 0;
-	else if (e4_block_is_zero(d, c->bs))
+	else if (d ? e4_block_is_zero(d, c->bs) : !!(e->flags & E4_COPY_ZERO))
 		f->kind = E4_ORD_SUSPECT_ZERO;
 	else
 		f->kind = E4_ORD_UNVERIFIED;
@@ -329,6 +341,7 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 	struct e4_order_finding f;
 	blk64_t i, done;
 	errcode_t retval = 0;
+	int known;
 
 	memset(&f, 0, sizeof(f));
 	f.has_tid = 1;
@@ -368,17 +381,23 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 			retval = ord_add_finding(c, &f);
 			continue;
 		}
-		/* Read a chunk of in-fs, non-metadata blocks. */
+		/* A chunk of in-fs, non-metadata blocks: read, or all
+		 * served by copies the scan knows (no read). */
+		known = ord_known_copy(st, p) != NULL;
 		for (n = 1; n < CHUNK_BLOCKS && i + n < s->len &&
-		     p + n < c->nblocks && !ord_is_meta(c, p + n); n++)
+		     p + n < c->nblocks && !ord_is_meta(c, p + n) &&
+		     (ord_known_copy(st, p + n) != NULL) == known; n++)
 			;
 		done = n;
-		retval = io_channel_read_blk64(st->fs->io, p, (int)n, c->buf);
-		if (retval)
-			return retval;
+		if (!known) {
+			retval = io_channel_read_blk64(st->fs->io, p, (int)n,
+						       c->buf);
+			if (retval)
+				return retval;
+		}
 		for (b = 0; b < n && !retval; b++) {
 			const struct e4_copy *e;
-			unsigned char *d = c->buf + b * c->bs;
+			unsigned char *d = known ? NULL : c->buf + b * c->bs;
 			dgrp_t g = ext2fs_group_of_blk2(st->fs, p + b);
 			int unknown = ord_is_unknown(c, st, p + b);
 
@@ -403,7 +422,8 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 					e ? E4_EVID_JOURNAL : E4_EVID_IMAGE;
 				f.evid_tid = e ? e->tid : 0;
 				f.units = e4_stamp_units(0, c->bs);
-				f.stale_units = unknown ? 0 :
+				f.stale_units = unknown ? 0 : !d ?
+					E4_COPY_STALE(e->flags) :
 					e4_stamp_block_stale(d, p + b, c->bs);
 				retval = ord_add_finding(c, &f);
 				if (retval)

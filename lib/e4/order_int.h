@@ -191,6 +191,9 @@ int ord_map_unknown(struct ctx *c, const struct state *st,
 		    const struct imap *m);
 /* Judge the deferred checks whose block is known in @st. */
 errcode_t ord_judge_deferred(struct ctx *c, struct state *st);
+/* The copy that serves fs block @b in @st when the scan already knows
+ * what the check asks of it (E4_COPY_FACTS), else NULL: read the block. */
+const struct e4_copy *ord_known_copy(const struct state *st, blk64_t b);
 /* Check the data of a new segment of a mapping in @st. */
 errcode_t ord_check_segment(struct ctx *c, struct state *st,
 			    const struct seg *s);

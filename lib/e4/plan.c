@@ -9,9 +9,19 @@
  *    b logged in a tid <= R (the kernel tests the revoke first);
  *  - a copy whose tag checksum fails is skipped (the kernel skips it and
  *    reports EFSBADCRC at the end);
- *  - a copy naming a block at or past the fs end or inside the internal
- *    journal is skipped (e4tools' safety choice where the kernel writes
- *    blindly);
+ *  - every other copy is written where its tag says, as the kernel's
+ *    __getblk() + mark_buffer_dirty() does: past the fs end (up to the
+ *    device end) and inside the internal journal too;
+ *  - but a copy naming a block at or past the end of the fs device fails
+ *    the kernel's recovery (__getblk() finds no buffer: "JBD2: Out of
+ *    memory during recovery", the mount fails; Linux 6.18 on a loop
+ *    device, tests/r_bad_tag_block), and so does, for e4replay, a copy
+ *    naming a journal block the replay pass reads after writing it (the
+ *    journal superblock, a later block of the window, the fast-commit
+ *    area): the kernel then replays what it wrote there, which e4replay
+ *    does not model (e4replay(8), DIFFERENCES FROM E2FSCK): the plan
+ *    sets scan->fail (E4_ERR_BAD_TAG_BLOCK) and a scan event naming the
+ *    tag;
  *  - of the surviving copies of a block the newest wins (the end result of
  *    the kernel writing them in log order).
  * For the whole window the revoke table of every committed transaction
@@ -25,6 +35,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +49,11 @@ static int cmp_run_pblk(const void *a, const void *b)
 	return x->pblk < y->pblk ? -1 : x->pblk > y->pblk;
 }
 
-/* Whether fs block @blk holds part of the internal journal of the plan. */
-static int in_journal(const struct e4_plan *p, blk64_t blk)
+/*
+ * The jblock held by fs block @blk of the internal journal of the plan,
+ * or -1 when @blk is not one of its blocks.
+ */
+static long long journal_jblk(const struct e4_plan *p, blk64_t blk)
 {
 	size_t lo = 0, hi = p->nruns;
 
@@ -51,21 +65,90 @@ static int in_journal(const struct e4_plan *p, blk64_t blk)
 		else if (blk >= p->runs[mid].pblk + p->runs[mid].len)
 			lo = mid + 1;
 		else
-			return 1;
+			return (long long)(p->runs[mid].jblk +
+					   (blk - p->runs[mid].pblk));
 	}
-	return 0;
+	return -1;
 }
 
 /*
  * Why a copy that no revoke cancels still does not reach the disk:
- * E4_TAG_BAD_CSUM, E4_TAG_BAD_BLOCK, or 0 when it may.
+ * E4_TAG_BAD_CSUM, or 0 when it does.
  */
 static int copy_skip(const struct e4_plan *p, const struct e4_jtag *g)
 {
+	(void)p;
 	if (g->csum_ok == 0)
 		return E4_TAG_BAD_CSUM;
-	if (g->fsblk >= p->nblocks || in_journal(p, g->fsblk))
-		return E4_TAG_BAD_BLOCK;
+	return 0;
+}
+
+/* Position of log block @jb in the walk from s_start (wrapping). */
+static blk64_t log_pos(const struct e4_jscan *s, blk64_t jb)
+{
+	if (jb >= s->start_jblk)
+		return jb - s->start_jblk;
+	return (s->log_end - s->start_jblk) + (jb - s->log_first);
+}
+
+/*
+ * Whether writing surviving copy @g (in the window, whose last log block
+ * is @wend) makes the kernel's recovery fail (0: it does not), with the
+ * reason in @why (@len bytes).  Kernel: __getblk() of a block past the
+ * device end fails the recovery; a journal block written before the
+ * replay pass reads it is re-read as written (not modelled: refused).
+ */
+static int copy_fails(const struct e4_plan *p, const struct e4_jtag *g,
+		      blk64_t wend, char *why, size_t len)
+{
+	const struct e4_jscan *s = p->scan;
+	long long jb;
+
+	if (g->fsblk >= p->nblocks) {
+		snprintf(why, len, "tag fsblk %llu (jblock %llu) lies past "
+			 "the device end (%llu blocks): the kernel's mount "
+			 "fails",
+			 (unsigned long long)g->fsblk,
+			 (unsigned long long)g->jblk,
+			 (unsigned long long)p->nblocks);
+		return 1;
+	}
+	jb = journal_jblk(p, g->fsblk);
+	if (jb < 0)
+		return 0;
+	if (jb == 0 || ((blk64_t)jb >= s->log_end && s->fc) ||
+	    ((blk64_t)jb >= s->log_first && (blk64_t)jb < s->log_end &&
+	     log_pos(s, (blk64_t)jb) > log_pos(s, g->jblk) &&
+	     log_pos(s, (blk64_t)jb) <= log_pos(s, wend))) {
+		snprintf(why, len, "tag fsblk %llu (jblock %llu) is "
+			 "journal block %lld, which the kernel reads after "
+			 "writing it",
+			 (unsigned long long)g->fsblk,
+			 (unsigned long long)g->jblk, jb);
+		return 1;
+	}
+	return 0;
+}
+
+/* Record the kernel's failure at tag @g of tid @tid in the scan. */
+static errcode_t plan_fail(struct e4_plan *p, const struct e4_jtag *g,
+			   uint32_t tid, const char *why)
+{
+	struct e4_jscan *s = p->scan;
+	struct e4_scan_event *e;
+	errcode_t retval;
+
+	retval = ext2fs_resize_array(sizeof(*s->events), s->nevents,
+				     s->nevents + 1, &s->events);
+	if (retval)
+		return retval;
+	e = &s->events[s->nevents++];
+	e->tid = tid;
+	e->jblk = g->jblk;
+	e->kind = E4_SCAN_BAD_TAG_BLOCK;
+	snprintf(e->msg, sizeof(e->msg), "%s", why);
+	s->fail = E4_ERR_BAD_TAG_BLOCK;
+	s->corrupt = 1;
 	return 0;
 }
 
@@ -77,16 +160,12 @@ static void copy_of(const struct e4_jtag *g, uint32_t tid,
 	c->jblk = g->jblk;
 	c->src_blk = 0;
 	c->tid = tid;
-	c->flags = (g->flags & JBD2_FLAG_ESCAPE) ? E4_COPY_ESCAPED : 0;
+	c->flags = ((g->flags & JBD2_FLAG_ESCAPE) ? E4_COPY_ESCAPED : 0) |
+		g->facts;
 }
 
-/* A candidate of the window and its sort key: fs block, then log order
+/* The sort key of a candidate of the window: fs block, then log order
  * (seq, its index among the candidates). */
-struct cand {
-	struct e4_copy	c;
-	struct e4_jtag	*tag;		/* NULL once superseded */
-};
-
 struct cand_key {
 	blk64_t		fsblk;
 	size_t		seq;
@@ -129,16 +208,23 @@ static errcode_t window_revokes(const struct e4_jscan *scan,
 	return 0;
 }
 
-/* The fates of every tag over the window and the winners (log order). */
+/*
+ * The fates of every tag over the window and the winners (log order).
+ * A candidate is its tag and tid (12 bytes, the copy built only for the
+ * winners) and its sort key.
+ */
 static errcode_t plan_window(struct e4_plan *p)
 {
 	struct e4_jscan *scan = p->scan;
 	struct e4_replay_result *res = &p->res;
 	struct e4_revoke_table *rt = NULL;
-	struct cand *c = NULL;
+	struct e4_jtag **tag = NULL;	/* NULL once superseded */
+	uint32_t *tid = NULL;
 	struct cand_key *key = NULL;
 	size_t i, k, n = 0, total = 0;
+	blk64_t wend;
 	errcode_t retval;
+	char msg[120];
 	int why;
 
 	for (i = 0; i < scan->ntrans; i++)
@@ -147,12 +233,17 @@ static errcode_t plan_window(struct e4_plan *p)
 	if (retval)
 		return retval;
 	res->nrevoke_blocks = e4_revoke_count(rt);
-	retval = ext2fs_get_array(total ? total : 1, sizeof(*c), &c);
+	if (!total)
+		total = 1;
+	retval = ext2fs_get_array(total, sizeof(*tag), &tag);
 	if (!retval)
-		retval = ext2fs_get_array(total ? total : 1, sizeof(*key),
-					  &key);
+		retval = ext2fs_get_array(total, sizeof(*tid), &tid);
+	if (!retval)
+		retval = ext2fs_get_array(total, sizeof(*key), &key);
 	if (retval)
 		goto out;
+	wend = scan->ncommitted ? scan->trans[scan->ncommitted - 1].last_jblk
+		: scan->start_jblk;
 
 	for (i = 0; i < scan->ntrans; i++) {
 		struct e4_jtrans *t = &scan->trans[i];
@@ -174,21 +265,30 @@ static errcode_t plan_window(struct e4_plan *p)
 			why = copy_skip(p, g);
 			if (why) {
 				g->fate = why;
-				if (why == E4_TAG_BAD_CSUM)
-					res->nbad_csum++;
-				else
-					res->nbad_block++;
+				res->nbad_csum++;
 				continue;
 			}
+			if (copy_fails(p, g, wend, msg, sizeof(msg))) {
+				/* The kernel tests the checksum first: a
+				 * pending one must be known to decide. */
+				if (g->csum_ok == E4_CSUM_PENDING) {
+					p->csum_needed = 1;
+				} else {
+					/* The kernel's recovery fails here:
+					 * no plan (fates dropped below). */
+					retval = plan_fail(p, g, t->tid, msg);
+					goto out;
+				}
+			}
 			g->fate = E4_TAG_REPLAY;
-			copy_of(g, t->tid, &c[n].c);
-			c[n].tag = g;
+			tag[n] = g;
+			tid[n] = t->tid;
 			key[n].fsblk = g->fsblk;
 			key[n].seq = n;
 			n++;
 		}
 	}
-	if (res->nbad_csum || res->nbad_block)
+	if (res->nbad_csum)
 		res->corrupt = 1;
 
 	/* Newest surviving copy of each block wins; the winners stay in
@@ -196,25 +296,42 @@ static errcode_t plan_window(struct e4_plan *p)
 	xsort(key, n, sizeof(*key), cmp_fsblk_seq);
 	for (i = 0, k = n; i + 1 < n; i++)
 		if (key[i + 1].fsblk == key[i].fsblk) {
-			c[key[i].seq].tag->fate = E4_TAG_SUPERSEDED;
-			c[key[i].seq].tag = NULL;
+			tag[key[i].seq]->fate = E4_TAG_SUPERSEDED;
+			tag[key[i].seq] = NULL;
 			res->nsuperseded++;
 			k--;
 		}
+	ext2fs_free_mem(&key);	/* before the winners are allocated */
 	res->nwritten = k;
 	retval = ext2fs_get_array(k ? k : 1, sizeof(*p->final), &p->final);
 	if (retval)
 		goto out;
 	for (i = 0, k = 0; i < n; i++)
-		if (c[i].tag)
-			p->final[k++] = c[i].c;
-	n = k;
-	p->nfinal = n;
+		if (tag[i])
+			copy_of(tag[i], tid[i], &p->final[k++]);
+	p->nfinal = k;
 out:
-	ext2fs_free_mem(&c);
+	ext2fs_free_mem(&tag);
+	ext2fs_free_mem(&tid);
 	ext2fs_free_mem(&key);
 	e4_revoke_free(rt);
 	return retval;
+}
+
+/*
+ * Blocks of the device holding @fs (ext2fs_get_device_size2(): a file's
+ * size, a device's), at least the fs's block count (a name that is no
+ * file, such as a write log's, or a truncated image: the fs's size).
+ */
+static blk64_t dev_blocks(ext2_filsys fs)
+{
+	blk64_t n = ext2fs_blocks_count(fs->super), d;
+
+	if (fs->device_name &&
+	    !ext2fs_get_device_size2(fs->device_name, fs->blocksize, &d) &&
+	    d > n)
+		n = d;
+	return n;
 }
 
 errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
@@ -222,6 +339,7 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 {
 	struct e4_plan *p;
 	errcode_t retval;
+	size_t i, k;
 
 	*ret = NULL;
 	retval = ext2fs_get_memzero(sizeof(*p), &p);
@@ -230,8 +348,7 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 	p->j = j;
 	p->scan = scan;
 	/* A journal file with no fs (e4_journal_open_file()): no bound. */
-	p->nblocks = j->fs ? ext2fs_blocks_count(j->fs->super) :
-		~(blk64_t)0;
+	p->nblocks = j->fs ? dev_blocks(j->fs) : ~(blk64_t)0;
 	p->res.new_sequence = scan->end_tid + 1;
 	p->res.corrupt = scan->corrupt;
 	if (scan->fail) {	/* the kernel replays nothing */
@@ -251,6 +368,22 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 	retval = plan_window(p);
 	if (retval)
 		goto fail;
+	if (scan->fail) {	/* plan_window() found the kernel failing */
+		ext2fs_free_mem(&p->final);
+		memset(&p->res, 0, sizeof(p->res));
+		p->res.new_sequence = scan->end_tid + 1;
+		p->res.corrupt = 1;
+		p->nfinal = 0;
+		p->ntx = 0;
+		/* as a failed scan (scan.c): nothing committed, no fate */
+		scan->ncommitted = 0;
+		for (i = 0; i < scan->ntrans; i++) {
+			scan->trans[i].committed = 0;
+			for (k = 0; k < scan->trans[i].ntags; k++)
+				scan->trans[i].tags[k].fate =
+					E4_TAG_UNPLANNED;
+		}
+	}
 	*ret = p;
 	return 0;
 fail:

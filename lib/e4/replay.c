@@ -406,7 +406,7 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
 	unsigned char sbuf[SUPERBLOCK_SIZE];
-	struct e4_plan *replan = NULL;
+	struct e4_plan *replan = NULL, *own = NULL;
 	errcode_t retval;
 	uint16_t state;
 	int errno_set, recheck;
@@ -416,6 +416,25 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 		return E4_ERR_READ_ONLY;
 	if (p->scan->fail)
 		return p->scan->fail;
+	if (p->csum_needed) {
+		/* plan.c: a copy fails the recovery unless its pending tag
+		 * checksum fails: decide before the first write. */
+		retval = e4_jscan_check_tags(j, p->scan);
+		if (!retval)
+			retval = e4_plan_build(j, p->scan, &replan);
+		if (retval)
+			goto out;
+		if (p->scan->fail) {
+			retval = p->scan->fail;
+			goto out;
+		}
+		/* the caller's plan is left as it is; this one is freed
+		 * on the way out */
+		own = replan;
+		replan = NULL;
+		p = own;
+		e4_plan_result(p->scan, p, res);
+	}
 
 	/* 1. the blocks, flushed; then the fast commits' (fc_state.c) */
 	retval = write_blocks(p, res, &recheck);
@@ -501,6 +520,7 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 	res->sb_layout_changed = sb_load(fs, sbuf) != 0;
 out:
 	e4_plan_free(replan);
+	e4_plan_free(own);
 	return retval;
 }
 

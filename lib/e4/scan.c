@@ -322,6 +322,9 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 					g->hash = e4_jblock_hash(d, bs,
 						g->flags & JBD2_FLAG_ESCAPE);
 					g->hashed = 1;
+					g->facts = e4_jblock_facts(d, bs,
+						g->fsblk,
+						g->flags & JBD2_FLAG_ESCAPE);
 				}
 			}
 			continue;
@@ -750,6 +753,7 @@ const char *e4_scan_stop_name(enum e4_scan_stop stop)
 	case E4_SCAN_UPTO:		return "upto";
 	case E4_SCAN_IO_ERROR:		return "io-error";
 	case E4_SCAN_BAD_REVOKE:	return "bad-revoke";
+	case E4_SCAN_BAD_TAG_BLOCK:	return "bad-tag-block";
 	}
 	return "unknown";
 }

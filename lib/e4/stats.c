@@ -27,13 +27,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Fill @d from the @n values at @v (sorted here): min, max, total, mean,
- * the median (the middle value, or the mean of the two middle ones) and
- * p90 (nearest rank: the smallest value with at least 90% of the values
- * at or below it, v[ceil(0.9 n) - 1]).
- */
-static void dist_fill(struct e4_jstat_dist *d, double *v, size_t n)
+void e4_jstat_dist_fill(struct e4_jstat_dist *d, double *v, size_t n)
 {
 	size_t i, rank;
 
@@ -180,10 +174,10 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 	}
 	for (i = 0; i < n; i++)
 		v[i] = (double)trans[i].nblocks;
-	dist_fill(&st->blocks, v, n);
+	e4_jstat_dist_fill(&st->blocks, v, n);
 	for (i = 0; i < n; i++)
 		v[i] = (double)trans[i].ntags;
-	dist_fill(&st->tags, v, n);
+	e4_jstat_dist_fill(&st->tags, v, n);
 
 	/* The timeline: seconds since the first commit, in log order. */
 	lo = hi = 0;
@@ -223,7 +217,7 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 			st->points[i + 1].back = 1;
 		}
 	}
-	dist_fill(&st->interval_ms, v, ni);
+	e4_jstat_dist_fill(&st->interval_ms, v, ni);
 	if (st->span_seconds > 0)
 		st->commits_per_second = (double)(n - 1) / st->span_seconds;
 	shared_times(st, by, n);

@@ -95,6 +95,88 @@ static errcode_t walk_inode(ext2_filsys fs, ext2_ino_t ino,
 	return retval;
 }
 
+/* A block-mapped walk: the run being built, reported when it ends. */
+struct bm_walk {
+	ext2_filsys		fs;
+	e4_extent_func		func;
+	void			*priv;
+	struct e4_extent_totals	*totals;
+	struct e4_extent_rec	rec;	/* len 0: none */
+	int			aborted;
+};
+
+static int bm_flush(struct bm_walk *w)
+{
+	int has_uw = 0;
+
+	if (!w->rec.len)
+		return 0;
+	count_extent(w->totals, &w->rec, &has_uw);
+	if (w->func && w->func(w->fs, &w->rec, w->priv))
+		w->aborted = 1;
+	w->rec.len = 0;
+	return w->aborted;
+}
+
+static int bm_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		 blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct bm_walk *w = priv;
+	struct e4_extent_rec *r = &w->rec;
+
+	(void)fs;
+	(void)ref_blk;
+	(void)ref_offset;
+	if (blockcnt < 0)
+		return 0;	/* indirect blocks: metadata */
+	if (r->len && r->lblk + r->len == (blk64_t)blockcnt &&
+	    r->pblk + r->len == *blocknr) {
+		r->len++;
+		return 0;
+	}
+	if (bm_flush(w))
+		return BLOCK_ABORT;
+	r->lblk = (blk64_t)blockcnt;
+	r->pblk = *blocknr;
+	r->len = 1;
+	return 0;
+}
+
+/*
+ * Walk the data blocks of the block-mapped inode @ino (@inode its inode)
+ * in lblk order (ext2fs_block_iterate3(), BLOCK_FLAG_DATA_ONLY: indirect
+ * blocks are not reported), one record per run of logically and
+ * physically contiguous blocks, initialized (a block map has no unwritten
+ * state: every mapped block reads as its contents).  Returns as
+ * walk_inode().
+ */
+static errcode_t walk_blockmap(ext2_filsys fs, ext2_ino_t ino,
+			       struct ext2_inode *inode, e4_extent_func func,
+			       void *priv, struct e4_extent_totals *totals)
+{
+	struct bm_walk w;
+	errcode_t retval;
+
+	memset(&w, 0, sizeof(w));
+	w.fs = fs;
+	w.func = func;
+	w.priv = priv;
+	w.totals = totals;
+	w.rec.ino = ino;
+	w.rec.block_mapped = 1;
+	if (totals)
+		totals->files++;
+	if (!ext2fs_inode_has_valid_blocks2(fs, inode))
+		return 0;	/* fast symlink, device: no blocks */
+	retval = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
+				       BLOCK_FLAG_DATA_ONLY, NULL, bm_cb, &w);
+	if (!retval && !w.aborted)
+		bm_flush(&w);
+	if (w.aborted)
+		return E4_ERR_EXT_ABORTED;
+	return retval;
+}
+
 /*
  * Inodes whose blocks the kernel reads by themselves (ext4_get_journal_inode,
  * quota, resize and orphan file): their extents must stay written.
@@ -160,11 +242,17 @@ errcode_t e4_fs_extents(ext2_filsys fs, int flags, e4_extent_func func,
 		if (!ino)
 			break;
 		if (!ext2fs_test_inode_bitmap2(fs->inode_map, ino) ||
-		    !(inode->i_flags & EXT4_EXTENTS_FL) ||
 		    (inode->i_flags & EXT4_INLINE_DATA_FL))
 			continue;
-		retval = walk_inode(fs, ino, inode, flags, func, priv,
-				    totals);
+		if (inode->i_flags & EXT4_EXTENTS_FL)
+			retval = walk_inode(fs, ino, inode, flags, func, priv,
+					    totals);
+		else if ((flags & E4_EXT_BLOCK_MAPPED) &&
+			 !(flags & E4_EXT_UNWRITTEN_ONLY))
+			retval = walk_blockmap(fs, ino, inode, func, priv,
+					       totals);
+		else
+			continue;
 		if (retval == E4_ERR_EXT_ABORTED)
 			goto out;
 		if (!retval)

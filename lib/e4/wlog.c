@@ -241,6 +241,49 @@ errcode_t e4_wlog_check_device(e4_wlog_t log, uint64_t dev_bytes,
 	return 0;
 }
 
+errcode_t e4_wlog_check_fs(e4_wlog_t log, const struct ext2_super_block *base,
+			   uint64_t dev_bytes, uint64_t *bad_entry,
+			   struct ext2_super_block *found)
+{
+	uint64_t i, first, end, size;
+	struct ext2_super_block sb;
+	errcode_t retval;
+
+	for (i = 0; i < log->nr_entries; i++) {
+		const struct e4_wlog_entry *e = &log->ents[i];
+
+		if ((e->flags & (E4_WLOG_DISCARD | E4_WLOG_MARK)) ||
+		    !e->nr_sectors || !e->data_off)
+			continue;
+		first = e->sector * log->sectorsize;
+		end = first + e->nr_sectors * log->sectorsize;
+		if (first > SUPERBLOCK_OFFSET ||
+		    end < SUPERBLOCK_OFFSET + SUPERBLOCK_SIZE)
+			continue;	/* not the whole primary superblock */
+		retval = e4_wlog_read_data(log, e, SUPERBLOCK_OFFSET - first,
+					   &sb, sizeof(sb));
+		if (retval)
+			return retval;
+		if (ext2fs_le16_to_cpu(sb.s_magic) != EXT2_SUPER_MAGIC ||
+		    sb.s_log_block_size > EXT2_MAX_BLOCK_LOG_SIZE -
+		    EXT2_MIN_BLOCK_LOG_SIZE)
+			continue;	/* not (yet) an ext2/3/4 superblock */
+		size = ext2fs_blocks_count(&sb) <<
+			(ext2fs_le32_to_cpu(sb.s_log_block_size) +
+			 EXT2_MIN_BLOCK_LOG_SIZE);
+		if ((base && memcmp(sb.s_uuid, base->s_uuid,
+				    sizeof(sb.s_uuid))) || size > dev_bytes) {
+			if (bad_entry)
+				*bad_entry = i;
+			if (found)
+				*found = sb;
+			return size > dev_bytes ? E4_ERR_WLOG_PAST_DEVICE :
+				E4_ERR_WLOG_OTHER_FS;
+		}
+	}
+	return 0;
+}
+
 int e4_wlog_is_point(const struct e4_wlog_entry *e, int marks)
 {
 	if (e->flags & (E4_WLOG_FLUSH | E4_WLOG_FUA))

@@ -140,8 +140,6 @@ struct ctx {
 	unsigned int		bs;		/* fs block size */
 	uint64_t		spb;		/* log sectors per fs block */
 	blk64_t			nblocks;
-	struct e4_jmap_run	*jruns;		/* BASE's journal */
-	size_t			njruns;
 	ext2fs_block_bitmap	base_used;	/* BASE's block bitmap */
 	struct arun		*attr;		/* new mappings, commit order */
 	size_t			nattr, aattr;
@@ -389,11 +387,14 @@ static errcode_t load_base(struct ctx *c)
 		goto out;
 	}
 	c->nblocks = ext2fs_blocks_count(sb);
-	retval = ext2fs_get_array(r.rp.j->nruns, sizeof(*c->jruns), &c->jruns);
+	c->rep->block_size = c->bs;
+	retval = ext2fs_get_array(r.rp.j->nruns, sizeof(*c->rep->jruns),
+				  &c->rep->jruns);
 	if (retval)
 		goto out;
-	memcpy(c->jruns, r.rp.j->runs, r.rp.j->nruns * sizeof(*c->jruns));
-	c->njruns = r.rp.j->nruns;
+	memcpy(c->rep->jruns, r.rp.j->runs,
+	       r.rp.j->nruns * sizeof(*c->rep->jruns));
+	c->rep->njruns = r.rp.j->nruns;
 	retval = ext2fs_get_mem(c->bs, &c->buf);
 	if (!retval)
 		retval = ext2fs_get_mem(c->bs, &c->buf2);
@@ -423,14 +424,13 @@ out:
 
 /* ---- commit writes ------------------------------------------------------- */
 
-/* The jblock at fs block @b of BASE's journal, or -1. */
-static int in_journal(struct ctx *c, blk64_t b)
+int e4_wlog_report_in_journal(const struct e4_wlog_report *rep, blk64_t b)
 {
 	size_t i;
 
-	for (i = 0; i < c->njruns; i++)
-		if (b >= c->jruns[i].pblk && b < c->jruns[i].pblk +
-		    c->jruns[i].len)
+	for (i = 0; i < rep->njruns; i++)
+		if (b >= rep->jruns[i].pblk && b < rep->jruns[i].pblk +
+		    rep->jruns[i].len)
 			return 1;
 	return 0;
 }
@@ -447,7 +447,7 @@ static int64_t commit_in(struct ctx *c, const struct e4_wlog_entry *e)
 	first = (e->sector + c->spb - 1) / c->spb;
 	last = (e->sector + e->nr_sectors) / c->spb;
 	for (b = first; b < last; b++) {
-		if (!in_journal(c, b))
+		if (!e4_wlog_report_in_journal(c->rep, b))
 			continue;
 		if (e4_wlog_read_data(c->log, e, (b * c->spb - e->sector) * ss,
 				      c->buf, JBD2_HEADER_SIZE))
@@ -688,6 +688,13 @@ static int io_order(struct ctx *c, blk64_t pblk, int64_t commit,
 	return E4_WLOG_NO_FLUSH;
 }
 
+static int cmp_ino(const void *a, const void *b)
+{
+	ext2_ino_t x = *(const ext2_ino_t *)a, y = *(const ext2_ino_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * A commit write of tid @tid at entry @commit: T's new mappings (the
  * ordering check on S_(k-1) with T as its window), the blocks it frees,
@@ -703,6 +710,8 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	struct e4_order_report *orep = NULL;
 	struct e4_plan *oplan = NULL;
 	e4_journal_t pj = NULL;
+	ext2_ino_t *inos = NULL;
+	size_t ainos = 0, ninos = 0;
 	errcode_t retval;
 	size_t k, i;
 
@@ -808,6 +817,11 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 			continue;
 		retval = attr_add(c, m->ino, gen, tid, m->lblk, m->pblk,
 				  m->len);
+		if (!retval)
+			retval = grow(&inos, &ainos, ninos + 1,
+				      sizeof(*inos));
+		if (!retval)
+			inos[ninos++] = m->ino;
 		for (b = 0; b < m->len && !retval; b++) {
 			struct e4_wlog_finding f;
 			int64_t data;
@@ -833,13 +847,23 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 			f.data_entry = data;
 			f.commit_entry = commit;
 			tx->violations++;
+			if (c->o->commits_only)
+				continue;	/* reported at no point */
 			retval = grow(&c->pend, &c->apend,
 				      c->npend + 1, sizeof(*c->pend));
 			if (!retval)
 				c->pend[c->npend++] = f;
 		}
 	}
+	/* The files T carries new data of: distinct inodes of those
+	 * mappings. */
+	if (!retval && ninos) {
+		qsort(inos, ninos, sizeof(*inos), cmp_ino);
+		for (i = 0; i < ninos; i++)
+			tx->files += !i || inos[i] != inos[i - 1];
+	}
 out:
+	ext2fs_free_mem(&inos);
 	e4_order_report_free(orep);
 	e4_plan_free(oplan);
 	if (pj)
@@ -856,7 +880,8 @@ struct pt_arg {
 	errcode_t	err;
 };
 
-/* The state rule for one initialized extent of the point's state. */
+/* The state rule for one initialized extent (or block-map run) of the
+ * point's state. */
 static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 			void *priv)
 {
@@ -867,8 +892,8 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 
 	if (r->error) {
 		pa->err = unchecked(c, c->point, 0, r->ino, r->error,
-				    "extent tree of the inode in the point's "
-				    "replayed state");
+				    "extent tree or block map of the inode "
+				    "in the point's replayed state");
 		return pa->err != 0;
 	}
 	if (r->unwritten || !live_regular(c, fs, r->ino, &gen))
@@ -957,6 +982,21 @@ static int fcmp(const void *a, const void *b)
 	return 0;
 }
 
+/* Point @pt is lost: the kernel's recovery fails there with @fail. */
+static errcode_t point_unrecoverable(struct ctx *c, struct e4_wlog_point *pt,
+				     errcode_t fail)
+{
+	struct e4_wlog_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = E4_WLOG_UNRECOVERABLE;
+	f.data_entry = f.commit_entry = -1;
+	f.point = pt->entry;
+	pt->fail = fail;
+	c->rep->unrecoverable++;
+	return add_finding(c, &f);
+}
+
 static errcode_t do_point(struct ctx *c, int64_t entry)
 {
 	struct e4_wlog_report *rep = c->rep;
@@ -1000,23 +1040,10 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 		/* The kernel refuses this journal (its superblock, or the
 		 * recovery fails, or it replays and then refuses to mount:
 		 * e4_plan_mount_refused()): the state is lost. */
-		struct e4_wlog_finding f;
-
-		memset(&f, 0, sizeof(f));
-		f.kind = E4_WLOG_UNRECOVERABLE;
-		f.data_entry = f.commit_entry = -1;
-		f.point = entry;
-		pt->fail = r.jerr ? r.jerr : r.rp.scan->fail ?
-			r.rp.scan->fail : mr.err;
-		rep->unrecoverable++;
-		retval = add_finding(c, &f);
+		retval = point_unrecoverable(c, pt, r.jerr ? r.jerr :
+					     r.rp.scan->fail ?
+					     r.rp.scan->fail : mr.err);
 		goto out;
-	}
-	if (r.rp.j && r.rp.scan->fc_live && !c->fc_warned) {
-		c->fc_warned = 1;
-		warn(rep, "live fast commits at entry %lld and maybe later: "
-		     "their replay is not modelled, full commits only",
-		     (long long)entry);
 	}
 	/* needs_recovery clear: the kernel wipes the log instead of
 	 * replaying it (ext4_load_journal()). */
@@ -1042,11 +1069,46 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 			pt->tids[i] = r.rp.scan->trans[i].tid;
 		pt->ntids = n;
 	}
+	if (r.rp.j && r.rp.scan->fc && r.rp.scan->fc->fail) {
+		/* The kernel's fast-commit scan fails: so does its
+		 * recovery (jbd2_journal_recover() -> fc_do_one_pass()). */
+		retval = point_unrecoverable(c, pt, r.rp.scan->fc->fail);
+		goto out;
+	}
 	retval = rstate_open_k(c, &r, r.rp.j ? r.rp.scan->ncommitted : 0);
 	if (retval)
 		goto out;
+	if (r.rp.j && r.rp.scan->fc && r.rp.scan->fc->nreplay) {
+		/* Live fast commits of the tid after the last full commit:
+		 * the kernel replays them right after the full commits
+		 * (fs/ext4/fast_commit.c, ext4_fc_replay()); the state is
+		 * S_n with them replayed, in memory (fc_state.c). */
+		retval = e4_replayed_fc(&r.rp);
+		if (retval == E4_ERR_FC_REPLAY_FAILS) {
+			retval = point_unrecoverable(c, pt, retval);
+			goto out;
+		}
+		if (retval && e4_overlay_error(r.rp.ov))
+			retval = e4_overlay_error(r.rp.ov);	/* a read
+						 * error of LOG or BASE: stop */
+		else if (retval && retval != EXT2_ET_NO_MEMORY) {
+			/* Fail closed: no verdict on this point. */
+			retval = unchecked(c, entry, 0, 0, retval,
+					   "the point's fast-commit replay");
+			goto out;
+		}
+		if (retval)
+			goto out;
+		pt->fast_commits = r.rp.scan->fc->nfc;
+		if (!c->fc_warned++)
+			warn(rep, "fast commits at entry %lld and maybe "
+			     "later: the state rule checks the state after "
+			     "their replay; the I/O-order rule, full commits "
+			     "only", (long long)entry);
+	}
 	c->cur = &r;
-	retval = e4_fs_extents(r.rp.fs, 0, point_ext_cb, &pa, NULL);
+	retval = e4_fs_extents(r.rp.fs, E4_EXT_BLOCK_MAPPED, point_ext_cb,
+			       &pa, NULL);
 	c->cur = NULL;
 	if (retval == E4_ERR_EXT_ABORTED)
 		retval = pa.err;
@@ -1081,6 +1143,7 @@ void e4_wlog_report_free(struct e4_wlog_report *rep)
 	ext2fs_free_mem(&rep->unchecked);
 	ext2fs_free_mem(&rep->points);
 	ext2fs_free_mem(&rep->txns);
+	ext2fs_free_mem(&rep->jruns);
 	ext2fs_free_mem(&rep);
 }
 
@@ -1133,13 +1196,13 @@ errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 					goto out;
 			}
 		}
-		if (e4_wlog_is_point(e, o->marks)) {
+		if (!o->commits_only && e4_wlog_is_point(e, o->marks)) {
 			retval = do_point(&c, (int64_t)i);
 			if (retval)
 				goto out;
 		}
 	}
-	if (c.npend)
+	if (c.npend && !o->commits_only)
 		warn(rep, "%zu I/O-order finding(s) after the last "
 		     "persistence point are not reported", c.npend);
 
@@ -1175,7 +1238,6 @@ out:
 	hfree(&c.attr_head);
 	ext2fs_free_mem(&c.attr);
 	ext2fs_free_mem(&c.rel);
-	ext2fs_free_mem(&c.jruns);
 	ext2fs_free_mem(&c.flushes);
 	ext2fs_free_mem(&c.pend);
 	ext2fs_free_mem(&c.buf);

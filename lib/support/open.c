@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,6 +69,213 @@ bad:
 }
 
 /*
+ * The undo guard: the io_manager under libext2fs's undo io_manager (its
+ * backing manager, set_undo_io_backing_manager()), over unix_io, for
+ * both channels undo_io opens: the device and the undo file.  undo_io
+ * (lib/ext2fs/undo_io.c, e2fsprogs 1.47) skips the device write when
+ * saving the old block fails, but it has already marked the block saved
+ * (written_block_map) and counted its key: a later write of that block
+ * would reach the device with no copy, and undo_close() would record a
+ * key whose data is missing (e2undo: "IO error during replay").  So the
+ * first write that fails on either channel latches: every later write on
+ * both fails with that error.  The undo file on disk is then the one of
+ * the last block saved whole, and the device holds only writes it covers.
+ * One latch for the process: undo_io's backing manager and undo file
+ * name are process-wide too.
+ */
+static errcode_t guard_latched;
+static char *guard_undo_name;	/* the undo file: written uncached */
+
+static errcode_t guard_open(const char *name, int flags, io_channel *ret)
+{
+	io_channel io = NULL, inner = NULL;
+	errcode_t retval;
+
+	retval = unix_io_manager->open(name, flags, &inner);
+	if (retval)
+		return retval;
+	/*
+	 * unix_io caches one-block writes and writes them later: a failed
+	 * write of a saved block would surface after undo_io recorded its
+	 * key.  Written through, each undo-file write fails at once.
+	 */
+	if (guard_undo_name && !strcmp(name, guard_undo_name))
+		retval = io_channel_set_options(inner, "cache=off");
+	if (retval) {
+		io_channel_close(inner);
+		return retval;
+	}
+	retval = ext2fs_get_memzero(sizeof(*io), &io);
+	if (!retval)
+		retval = ext2fs_get_mem(strlen(name) + 1, &io->name);
+	if (retval) {
+		ext2fs_free_mem(&io);
+		io_channel_close(inner);
+		return retval;
+	}
+	strcpy(io->name, name);
+	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
+	io->manager = e4s_undo_guard_manager;
+	io->block_size = inner->block_size;
+	io->refcount = 1;
+	io->flags = inner->flags;
+	io->private_data = inner;
+	inner->app_data = io;
+	*ret = io;
+	return 0;
+}
+
+static errcode_t guard_close(io_channel io)
+{
+	io_channel inner = io->private_data;
+	errcode_t retval;
+
+	if (--io->refcount > 0)
+		return 0;
+	retval = io_channel_close(inner);
+	ext2fs_free_mem(&io->name);
+	ext2fs_free_mem(&io);
+	return retval;
+}
+
+static errcode_t guard_set_blksize(io_channel io, int blksize)
+{
+	io_channel inner = io->private_data;
+
+	io->block_size = blksize;
+	return io_channel_set_blksize(inner, blksize);
+}
+
+/* undo_io sets read_error on our channel (to learn a short read's
+ * length); unix_io calls the one of its own channel. */
+static errcode_t guard_read_error(io_channel inner, unsigned long block,
+				  int count, void *data, size_t size,
+				  int actual, errcode_t error)
+{
+	io_channel io = inner->app_data;
+
+	if (io && io->read_error)
+		return io->read_error(io, block, count, data, size, actual,
+				      error);
+	return error;
+}
+
+static errcode_t guard_read64(io_channel io, unsigned long long block,
+			      int count, void *data)
+{
+	io_channel inner = io->private_data;
+
+	inner->read_error = io->read_error ? guard_read_error : NULL;
+	return io_channel_read_blk64(inner, block, count, data);
+}
+
+static errcode_t guard_read(io_channel io, unsigned long block, int count,
+			    void *data)
+{
+	return guard_read64(io, block, count, data);
+}
+
+/* The latch: @retval of a write, remembered if it is the first failure. */
+static errcode_t guard_note(errcode_t retval)
+{
+	if (retval && !guard_latched)
+		guard_latched = retval;
+	return retval;
+}
+
+static errcode_t guard_write64(io_channel io, unsigned long long block,
+			       int count, const void *data)
+{
+	if (guard_latched)
+		return guard_latched;
+	return guard_note(io_channel_write_blk64(io->private_data, block,
+						 count, data));
+}
+
+static errcode_t guard_write(io_channel io, unsigned long block, int count,
+			     const void *data)
+{
+	return guard_write64(io, block, count, data);
+}
+
+static errcode_t guard_write_byte(io_channel io, unsigned long offset,
+				  int count, const void *data)
+{
+	if (guard_latched)
+		return guard_latched;
+	return guard_note(io_channel_write_byte(io->private_data, offset,
+						count, data));
+}
+
+static errcode_t guard_flush(io_channel io)
+{
+	io_channel inner = io->private_data;
+
+	/* A flush writes the cached blocks: its failure latches too. */
+	return guard_note(io_channel_flush(inner));
+}
+
+static errcode_t guard_set_option(io_channel io, const char *option,
+				  const char *arg)
+{
+	io_channel inner = io->private_data;
+
+	if (!inner->manager->set_option)
+		return EXT2_ET_INVALID_ARGUMENT;
+	return inner->manager->set_option(inner, option, arg);
+}
+
+static errcode_t guard_get_stats(io_channel io, io_stats *stats)
+{
+	io_channel inner = io->private_data;
+
+	if (!inner->manager->get_stats)
+		return EXT2_ET_UNIMPLEMENTED;
+	return inner->manager->get_stats(inner, stats);
+}
+
+static errcode_t guard_zeroout(io_channel io, unsigned long long block,
+			       unsigned long long count)
+{
+	if (guard_latched)
+		return guard_latched;
+	return guard_note(io_channel_zeroout(io->private_data, block, count));
+}
+
+static errcode_t guard_discard(io_channel io, unsigned long long block,
+			       unsigned long long count)
+{
+	if (guard_latched)
+		return guard_latched;
+	return guard_note(io_channel_discard(io->private_data, block, count));
+}
+
+static struct struct_io_manager guard_manager = {
+	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
+	.name		= "e4tools undo guard I/O manager",
+	.open		= guard_open,
+	.close		= guard_close,
+	.set_blksize	= guard_set_blksize,
+	.read_blk	= guard_read,
+	.write_blk	= guard_write,
+	.flush		= guard_flush,
+	.write_byte	= guard_write_byte,
+	.set_option	= guard_set_option,
+	.get_stats	= guard_get_stats,
+	.read_blk64	= guard_read64,
+	.write_blk64	= guard_write64,
+	.discard	= guard_discard,
+	.zeroout	= guard_zeroout,
+};
+
+io_manager e4s_undo_guard_manager = &guard_manager;
+
+errcode_t e4s_undo_guard_error(void)
+{
+	return guard_latched;
+}
+
+/*
  * Point the undo io_manager at @undo_file, emptied first if @fresh.  The
  * name is checked by e4s_check_targets() (E4S_T_UNDO) and is normally the
  * temporary name of e4s_undo_begin(): the run's undo file replaces the
@@ -88,9 +296,15 @@ static errcode_t point_undo(const char *prog, const char *undo_file,
 			undo_file);
 		return retval;
 	}
-	retval = set_undo_io_backing_manager(unix_io_manager);
+	retval = set_undo_io_backing_manager(e4s_undo_guard_manager);
 	if (!retval)
 		retval = set_undo_io_backup_file((char *)undo_file);
+	if (!retval) {
+		free(guard_undo_name);
+		guard_undo_name = strdup(undo_file);
+		if (!guard_undo_name)
+			retval = EXT2_ET_NO_MEMORY;
+	}
 	if (retval)
 		com_err(prog, retval, "while setting up undo file %s",
 			undo_file);
@@ -125,6 +339,22 @@ static errcode_t check_size(ext2_filsys fs, const char *device)
 	if (dev_blocks && dev_blocks < ext2fs_blocks_count(fs->super))
 		return E4_ERR_FS_TRUNCATED;
 	return 0;
+}
+
+/* Is @device a bare external journal device?  libext2fs opens one
+ * read-only with EXT2_FLAG_JOURNAL_DEV_OK only. */
+static int is_journal_dev(const char *device)
+{
+	ext2_filsys fs = NULL;
+	int r;
+
+	if (ext2fs_open2(device, NULL, EXT2_FLAG_64BITS |
+			 EXT2_FLAG_JOURNAL_DEV_OK | EXT2_FLAG_SKIP_MMP, 0, 0,
+			 unix_io_manager, &fs))
+		return 0;
+	r = ext2fs_has_feature_journal_dev(fs->super);
+	ext2fs_free(fs);
+	return r;
 }
 
 errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
@@ -172,6 +402,13 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 	if (retval)
 		return retval;
 	retval = ext2fs_open2(open_name, NULL, open_flags, 0, 0, io, ret);
+	if (retval == EXT2_ET_UNSUPP_FEATURE && is_journal_dev(device)) {
+		fprintf(stderr, "%s: %s is an external journal device, not a "
+			"file system: name its file system and the device with "
+			"-j (%s -j %s FS)\n", prog, device, prog, device);
+		*ret = NULL;
+		return retval;
+	}
 	if (retval) {
 		com_err(prog, retval, "while trying to open %s", device);
 		*ret = NULL;
@@ -210,21 +447,52 @@ static errcode_t journal_io(const char *prog, const char *journal_dev,
 		0;
 }
 
-char *e4s_find_journal_dev(ext2_filsys fs)
+char *e4s_find_journal_dev(ext2_filsys fs, int *nfound, char *others,
+			   size_t len)
 {
-	char uuid[37], *dev;
+	char uuid[37], *dev = NULL;
+	blkid_dev_iterate it;
+	blkid_cache cache;
+	blkid_dev d;
 	struct stat st;
 
+	*nfound = 0;
+	if (len)
+		*others = 0;
 	if (!ext2fs_has_feature_journal(fs->super) ||
 	    fs->super->s_journal_inum ||
 	    e2p_is_null_uuid(fs->super->s_journal_uuid))
 		return NULL;
 	uuid_unparse(fs->super->s_journal_uuid, uuid);
-	dev = blkid_get_devname(NULL, "UUID", uuid);
-	if (dev && (stat(dev, &st) || !S_ISBLK(st.st_mode))) {
-		free(dev);	/* block devices only, never a file */
-		dev = NULL;
+	/*
+	 * A fresh probe of every block device, not the cache file: libblkid
+	 * trusts a cached entry unverified for 2 s (BLKID_PROBE_MIN), and a
+	 * loop device detached and attached again in that time names
+	 * another file's contents (r_extjournal_blkid failed so).
+	 */
+	if (blkid_get_cache(&cache, "/dev/null"))
+		return NULL;
+	blkid_probe_all(cache);
+	it = blkid_dev_iterate_begin(cache);
+	if (it && !blkid_dev_set_search(it, "UUID", uuid)) {
+		while (!blkid_dev_next(it, &d)) {
+			const char *name = blkid_dev_devname(d);
+
+			/* block devices only, never a file */
+			if (!name || stat(name, &st) || !S_ISBLK(st.st_mode))
+				continue;
+			if (++*nfound == 1) {
+				dev = strdup(name);
+			} else if (len) {
+				size_t n = strlen(others);
+
+				snprintf(others + n, len - n, "%s%s",
+					 n ? ", " : "", name);
+			}
+		}
 	}
+	blkid_dev_iterate_end(it);
+	blkid_put_cache(cache);
 	return dev;
 }
 
@@ -242,7 +510,19 @@ errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 		/* Reading: the device with the journal's UUID, as e2fsck
 		 * finds it; a writer names it with -j (its checks and undo
 		 * file are decided on the names given). */
-		found = e4s_find_journal_dev(fs);
+		char others[256];
+		int n;
+
+		found = e4s_find_journal_dev(fs, &n, others, sizeof(others));
+		if (n > 1) {
+			/* Two devices with one UUID: reading either could
+			 * show another journal than the fs's; not chosen. */
+			fprintf(stderr, "%s: %d block devices carry the "
+				"external journal's UUID (%s, %s): give the "
+				"journal with -j\n", prog, n, found, others);
+			free(found);
+			found = NULL;
+		}
 		journal_dev = found;
 	}
 	if (journal_dev && (flags & E4_JOURNAL_RW)) {

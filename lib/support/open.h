@@ -14,6 +14,16 @@
 
 #include "e4.h"
 
+/*
+ * e4s_undo_guard_manager - the backing io_manager e4tools gives
+ * libext2fs's undo io_manager (open.c): unix_io, except that the first
+ * write failing on the device or on the undo file fails every later write
+ * on both (undo_io marks a block saved before its copy is written).
+ * e4s_undo_guard_error() - that first error, 0 if none.
+ */
+extern io_manager e4s_undo_guard_manager;
+errcode_t e4s_undo_guard_error(void);
+
 /* Flags for e4s_open_fs(). */
 #define E4S_OPEN_RW		0x1	/* open read-write */
 #define E4S_OPEN_IGNORE_CSUM	0x2	/* EXT2_FLAG_IGNORE_CSUM_ERRORS */
@@ -50,11 +60,16 @@ int e4s_is_journal_dev(ext2_filsys fs);
 /*
  * e4s_find_journal_dev() - the external journal of @fs found by the UUID in
  * its superblock (s_journal_uuid), as e2fsck finds it when -j is not
- * given: libblkid's probe of the system's block devices (a match that is
- * not a block device is dropped: files are never probed).  Returns the
- * path (free() it) or NULL: no external journal, or no device has it.
+ * given: libblkid's probe of the system's block devices, fresh (not its
+ * cache file, whose entries can name a reused loop device; a match that
+ * is not a block device is dropped: files are never probed).  Sets
+ * *@nfound to the number of block devices with that UUID and lists all
+ * but the first in @others (@len bytes, ", "-separated, cut to fit).
+ * Returns the first path (free() it) or NULL: no external journal, or no
+ * device has it.  A caller must not pick one of several (open.c).
  */
-char *e4s_find_journal_dev(ext2_filsys fs);
+char *e4s_find_journal_dev(ext2_filsys fs, int *nfound, char *others,
+			   size_t len);
 
 /*
  * e4s_open_journal() - e4_journal_open() of the journal of @fs (the

@@ -19,9 +19,20 @@
 					 * violations found */
 #define E4R_EXIT_ERROR		8	/* operational error, nothing done */
 #define E4R_EXIT_USAGE		16	/* usage error */
+#define E4R_EXIT_REFUSED	32	/* the kernel refuses the journal
+					 * (its recovery fails): never
+					 * alone, see E4R_EXIT_REFUSES */
 #define E4R_EXIT_VIOLATION	64	/* --check-order: an ordering
 					 * violation (not set by corruption,
 					 * which is E4R_EXIT_CORRUPT) */
+
+/*
+ * A journal the kernel refuses: corruption (4), nothing done (8) and the
+ * refusal itself (32) = 44, so that a sum of 12 (corruption met, then an
+ * operational error or an incomplete --check-order) never reads as one.
+ */
+#define E4R_EXIT_REFUSES	(E4R_EXIT_CORRUPT | E4R_EXIT_ERROR | \
+				 E4R_EXIT_REFUSED)
 
 /* replay_run.c */
 
@@ -61,11 +72,31 @@ struct e4s_replay {
 };
 
 /*
+ * e4s_replay_say_interrupted() - the line after a replay in place of
+ * @device failed once it had written (tests/r_interrupt: a rerun ends as
+ * an uninterrupted replay).  e4s_chan_written() - the bytes written so
+ * far to @io (its io_stats, after a flush: closing writes them anyway);
+ * 0 if the manager keeps no stats.
+ */
+void e4s_replay_say_interrupted(const char *prog, const char *device);
+uint64_t e4s_chan_written(io_channel io);
+
+/*
  * e4s_replay_scan() - e4_journal_scan() of @j as the request asks (up to
  * r->upto with --upto) into *@scan, and its replay plan (e4_plan_build():
  * the tag fates) into *@plan; the caller frees both.  Prints one line on
  * failure; returns 0 or E4R_EXIT_ERROR.
  */
+/*
+ * e4s_fmt_commit_time() - commit time @sec (h_commit_sec, seconds since
+ * the epoch) into @buf (@len bytes, 48 hold every value) as
+ * "YYYY-mm-dd HH:MM:SS" (UTC) and 0; a value past year 9999 (a garbage
+ * commit block: the kernel only compares commit times) as "N s: out of
+ * range" and -1, never as a date.  Every commit time the tools print goes
+ * through here; JSON keeps the raw integer.
+ */
+int e4s_fmt_commit_time(uint64_t sec, char *buf, size_t len);
+
 /*
  * e4s_block_history() - debugfs's `logdump -b BLOCK` on libe4's scan: on
  * stdout, every logged copy of fs block @fsblk in the log of @scan (tid,

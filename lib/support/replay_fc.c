@@ -77,7 +77,7 @@ int e4s_fc_prepare(const char *prog, const struct e4s_req *o,
 			"only)", o->device);
 		run->refused = "the kernel's recovery fails in the "
 			"fast-commit area";
-		return E4R_EXIT_ERROR | E4R_EXIT_CORRUPT;
+		return E4R_EXIT_REFUSES;
 	}
 	if (!fc->nreplay || (s->start_jblk && !run->needs_recovery &&
 			     !o->replay_anyway))
@@ -91,7 +91,7 @@ int e4s_fc_prepare(const char *prog, const struct e4s_req *o,
 			"(--ignore-fast-commit replays the full commits "
 			"only)", o->device);
 		run->refused = "the kernel's fast-commit replay fails";
-		return E4R_EXIT_ERROR | E4R_EXIT_CORRUPT;
+		return E4R_EXIT_REFUSES;
 	}
 	if (retval) {
 		com_err(prog, retval, "while replaying the fast commits of %s "

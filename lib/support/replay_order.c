@@ -40,14 +40,14 @@ static void print_attribution(const struct e4_order_finding *f)
 		       f->unwritten ? "new unwritten" : "newly allocated");
 }
 
+/* A table cell: "-" for no time, the date, or the raw value with the
+ * note (e4s_fmt_commit_time()). */
 static void fmt_time(uint64_t sec, char *buf, size_t len)
 {
-	time_t t = (time_t)sec;
-	struct tm tm;
-
-	if (!sec || !gmtime_r(&t, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+	if (!sec)
 		snprintf(buf, len, "-");
+	else
+		e4s_fmt_commit_time(sec, buf, len);
 }
 
 static void print_finding_text(const struct e4_order_finding *f)
@@ -164,7 +164,7 @@ void e4s_order_print_text(const char *image,
 	       "unwritten", "lost", "ahead", "viol.blocks");
 	for (i = 0; i < rep->ntx; i++) {
 		const struct e4_order_tx *t = &rep->tx[i];
-		char tb[32];
+		char tb[48];
 
 		if (t->fast_commit)
 			snprintf(tb, sizeof(tb), "(fast commits)");
@@ -460,7 +460,7 @@ static int discarded_log(const char *prog, const struct e4s_req *r,
 		       refused ? "FAIL" : "NOT CHECKED", scan->ncommitted,
 		       refused ? ", refuses that mount" : "");
 	}
-	return refused ? 12 : E4R_EXIT_CORRUPT;
+	return refused ? E4R_EXIT_REFUSES : E4R_EXIT_CORRUPT;
 }
 
 int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
@@ -545,7 +545,7 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 	if (rep->journal_corrupt || scan->corrupt)
 		rc |= E4R_EXIT_CORRUPT;
 	if (rep->kernel_refuses)	/* as plain e4replay: nothing replays */
-		rc = 12;
+		rc = E4R_EXIT_REFUSES;
 	if (rep->nunchecked) {
 		/* Fail closed: a partial check is not a verdict. */
 		fprintf(stderr, "%s: %s: %zu part(s) could not be read and "

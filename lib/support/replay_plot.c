@@ -3,7 +3,9 @@
  * `jstats --plot`: the commit timeline (seconds since the first commit
  * on x, log blocks per transaction on y, one mark per transaction) above
  * the histogram of commit intervals, drawn with cairo's SVG or PNG
- * surface.  Without cairo (configure --without-cairo) only stubs are
+ * surface; with a write log (`--stats --write-log --plot`) the fs blocks
+ * written per commit write (data and journal, log scale) above the
+ * flushes and files per commit write, by the entry of the commit write.  Without cairo (configure --without-cairo) only stubs are
  * built: e4s_plot_available() says 0.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
@@ -11,6 +13,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,6 +38,14 @@ errcode_t e4s_plot(const char *path, const char *title,
 		   double old_offset, const char **why)
 {
 	(void)path; (void)title; (void)live; (void)old; (void)old_offset;
+	*why = "built without cairo";
+	return EIO;
+}
+
+errcode_t e4s_plot_wlog(const char *path, const char *title,
+			const struct e4_wlog_stats *ws, const char **why)
+{
+	(void)path; (void)title; (void)ws;
 	*why = "built without cairo";
 	return EIO;
 }
@@ -307,18 +318,162 @@ static void histogram(cairo_t *cr, const struct e4_jstats *live,
 		0.5);
 }
 
-static void draw(cairo_t *cr, const char *title,
-		 const struct e4_jstats *live, const struct e4_jstats *old,
-		 double off)
+/* ---- the write log ------------------------------------------------------ */
+
+/* The x axis of a write-log panel: log entries 0 .. @xmax. */
+static void entry_axis(cairo_t *cr, double bot, double xmax)
+{
+	double step = nice_step(xmax, 8), v, x;
+	char b[32];
+
+	if (step < 1)
+		step = 1;
+	for (v = 0; v <= xmax; v += step) {
+		x = LEFT + v / xmax * (RIGHT - LEFT);
+		cairo_move_to(cr, x, bot);
+		cairo_line_to(cr, x, bot + 4);
+		cairo_stroke(cr);
+		fmt_tick(b, sizeof(b), v, step);
+		text_at(cr, x, bot + 17, 11, b, 0.5);
+	}
+}
+
+static void mark(cairo_t *cr, double x, double y, int square)
+{
+	cairo_new_sub_path(cr);
+	if (square)
+		cairo_rectangle(cr, x - 3, y - 3, 6, 6);
+	else
+		cairo_arc(cr, x, y, 3.5, 0, 6.283185307179586);
+	cairo_fill(cr);
+}
+
+static void wlegend(cairo_t *cr, double x, double y, const char *what,
+		    double r, double g, double b, int square)
+{
+	cairo_set_source_rgb(cr, r, g, b);
+	mark(cr, x, y - 4, square);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text_at(cr, x + 8, y, 11, what, 0);
+}
+
+/* Fs blocks per commit write, data and journal, on a log10(1 + v) axis. */
+static void wlog_blocks(cairo_t *cr, const struct e4_wlog_stats *ws,
+			double xmax)
+{
+	double most = 10, ymax, x, y, v;
+	size_t i;
+	char b[32];
+
+	for (i = 0; i < ws->ncommits; i++) {
+		const struct e4_wlog_span *sp = &ws->commits[i].span;
+
+		most = sp->data_blocks > most ? sp->data_blocks : most;
+		most = sp->journal_blocks > most ? sp->journal_blocks : most;
+	}
+	ymax = log10(1 + most) * 1.1;
+	frame(cr, T_TOP, T_BOT);
+	for (v = 0; v <= most * 10; v = v ? v * 10 : 1) {
+		y = T_BOT - log10(1 + v) / ymax * (T_BOT - T_TOP);
+		if (y < T_TOP)
+			break;
+		cairo_move_to(cr, LEFT - 4, y);
+		cairo_line_to(cr, LEFT, y);
+		cairo_stroke(cr);
+		snprintf(b, sizeof(b), "%.0f", v);
+		text_at(cr, LEFT - 7, y + 4, 11, b, 1);
+	}
+	vtext_at(cr, 22, (T_TOP + T_BOT) / 2, 12, "fs blocks (log scale)");
+	entry_axis(cr, T_BOT, xmax);
+	text_at(cr, (LEFT + RIGHT) / 2, T_BOT + 34, 12,
+		"log entry of the commit write (fs blocks written since the "
+		"previous commit write)", 0.5);
+	if (!ws->ncommits)
+		text_at(cr, (LEFT + RIGHT) / 2, (T_TOP + T_BOT) / 2, 14,
+			"no commit write in the log", 0.5);
+	for (i = 0; i < ws->ncommits; i++) {
+		const struct e4_wlog_commit_stat *c = &ws->commits[i];
+
+		x = LEFT + c->commit_entry / xmax * (RIGHT - LEFT);
+		cairo_set_source_rgba(cr, 0.12, 0.4, 0.75, 0.6);
+		mark(cr, x, T_BOT - log10(1 + c->span.data_blocks) / ymax *
+		     (T_BOT - T_TOP), 0);
+		cairo_set_source_rgba(cr, 0.9, 0.5, 0.05, 0.6);
+		mark(cr, x, T_BOT - log10(1 + c->span.journal_blocks) / ymax *
+		     (T_BOT - T_TOP), 1);
+	}
+	wlegend(cr, LEFT + 200, T_TOP - 8, "data (outside the journal)",
+		0.12, 0.4, 0.75, 0);
+	wlegend(cr, LEFT + 420, T_TOP - 8, "journal area", 0.9, 0.5, 0.05,
+		1);
+}
+
+/* FLUSH entries (bars) and files (marks) per commit write. */
+static void wlog_flushes(cairo_t *cr, const struct e4_wlog_stats *ws,
+			 double xmax)
+{
+	double most = 1, x, y, bw;
+	size_t i;
+
+	for (i = 0; i < ws->ncommits; i++) {
+		const struct e4_wlog_commit_stat *c = &ws->commits[i];
+
+		most = c->span.flushes > most ? c->span.flushes : most;
+		if (c->files_known)
+			most = c->files > most ? c->files : most;
+	}
+	most *= 1.15;
+	frame(cr, H_TOP, H_BOT);
+	y_axis(cr, H_TOP, H_BOT, most, "per commit write");
+	entry_axis(cr, H_BOT, xmax);
+	text_at(cr, (LEFT + RIGHT) / 2, H_BOT + 34, 12,
+		"log entry of the commit write", 0.5);
+	bw = (RIGHT - LEFT) / (xmax + 1) * 0.6;
+	bw = bw < 2 ? 2 : bw > 8 ? 8 : bw;
+	for (i = 0; i < ws->ncommits; i++) {
+		const struct e4_wlog_commit_stat *c = &ws->commits[i];
+
+		x = LEFT + c->commit_entry / xmax * (RIGHT - LEFT);
+		y = H_BOT - c->span.flushes / most * (H_BOT - H_TOP);
+		cairo_set_source_rgba(cr, 0.3, 0.3, 0.3, 0.7);
+		cairo_rectangle(cr, x - bw / 2, y, bw, H_BOT - y);
+		cairo_fill(cr);
+		if (!c->files_known)
+			continue;
+		cairo_set_source_rgba(cr, 0.1, 0.6, 0.2, 0.8);
+		mark(cr, x, H_BOT - c->files / most * (H_BOT - H_TOP), 0);
+	}
+	wlegend(cr, LEFT + 200, H_TOP - 8, "FLUSH entries since the previous "
+		"commit write (bars)", 0.3, 0.3, 0.3, 1);
+	wlegend(cr, LEFT + 520, H_TOP - 8, "files with new mappings", 0.1,
+		0.6, 0.2, 0);
+}
+
+/* What one plot draws. */
+struct what {
+	const char		*title;
+	const struct e4_jstats	*live, *old;
+	double			off;
+	const struct e4_wlog_stats *ws;
+};
+
+static void draw(cairo_t *cr, const struct what *w)
 {
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
 	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
 			       CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_source_rgb(cr, 0, 0, 0);
-	text_at(cr, W / 2, 30, 15, title, 0.5);
-	timeline(cr, live, old, off);
-	histogram(cr, live, old);
+	text_at(cr, W / 2, 30, 15, w->title, 0.5);
+	if (w->ws) {
+		double xmax = w->ws->all.last > 0 ? (double)w->ws->all.last : 1;
+
+		wlog_blocks(cr, w->ws, xmax);
+		wlog_flushes(cr, w->ws, xmax);
+		return;
+	}
+	timeline(cr, w->live, w->old, w->off);
+	histogram(cr, w->live, w->old);
 }
 
 static cairo_status_t put(void *closure, const unsigned char *data,
@@ -335,9 +490,10 @@ int e4s_plot_available(void)
 	return 1;
 }
 
-errcode_t e4s_plot(const char *path, const char *title,
-		   const struct e4_jstats *live, const struct e4_jstats *old,
-		   double old_offset, const char **why)
+/* Draw @w into @path (SVG or PNG by its suffix), under a temporary name
+ * renamed over @path when complete. */
+static errcode_t plot_file(const char *path, const struct what *w,
+			   const char **why)
 {
 	size_t n = strlen(path);
 	int png = n > 4 && !strcasecmp(path + n - 4, ".png");
@@ -372,7 +528,7 @@ errcode_t e4s_plot(const char *path, const char *title,
 	else
 		sf = cairo_svg_surface_create_for_stream(put, f, W, H);
 	cr = cairo_create(sf);
-	draw(cr, title, live, old, old_offset);
+	draw(cr, w);
 	cs = cairo_status(cr);
 	cairo_destroy(cr);
 	if (cs == CAIRO_STATUS_SUCCESS && png)
@@ -401,6 +557,23 @@ fail:
 		unlink(tmp);
 	free(tmp);
 	return err;
+}
+
+errcode_t e4s_plot(const char *path, const char *title,
+		   const struct e4_jstats *live, const struct e4_jstats *old,
+		   double old_offset, const char **why)
+{
+	struct what w = { title, live, old, old_offset, NULL };
+
+	return plot_file(path, &w, why);
+}
+
+errcode_t e4s_plot_wlog(const char *path, const char *title,
+			const struct e4_wlog_stats *ws, const char **why)
+{
+	struct what w = { title, NULL, NULL, 0, ws };
+
+	return plot_file(path, &w, why);
 }
 
 #endif /* HAVE_CAIRO */

@@ -35,14 +35,27 @@ static const char *ok_name(int ok)
 }
 
 /* Commit time as --check-order shows it: UTC, seconds. */
-static void fmt_time(uint64_t sec, char *buf, size_t len)
+/* The last second of year 9999 (strftime's %Y stays 4 digits). */
+#define E4S_COMMIT_SEC_MAX	253402300799ULL
+
+int e4s_fmt_commit_time(uint64_t sec, char *buf, size_t len)
 {
 	time_t t = (time_t)sec;
 	struct tm tm;
 
-	if (!gmtime_r(&t, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "%" PRIu64, sec);
+	if (sec <= E4S_COMMIT_SEC_MAX && (uint64_t)t == sec &&
+	    gmtime_r(&t, &tm) &&
+	    strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		return 0;
+	snprintf(buf, len, "%" PRIu64 " s: out of range", sec);
+	return -1;
+}
+
+/* "DATE UTC", or the raw value with the note (e4s_fmt_commit_time()). */
+static void fmt_time(uint64_t sec, char *buf, size_t len)
+{
+	if (!e4s_fmt_commit_time(sec, buf, len))
+		snprintf(buf + strlen(buf), len - strlen(buf), " UTC");
 }
 
 /*
@@ -189,7 +202,7 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	       run->needs_recovery ? "yes" : "no");
 	for (i = 0; i < s->ntrans; i++) {
 		const struct e4_jtrans *t = &s->trans[i];
-		char tb[32];
+		char tb[48];
 
 		printf("tid %" PRIu32 ": jblocks %llu-%llu (%llu), %u "
 		       "descriptor, %u revoke blocks, %zu tags, %zu "
@@ -200,7 +213,8 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       t->nrevoke_blocks, t->ntags, t->nrevokes);
 		if (t->has_commit) {
 			fmt_time(t->commit_sec, tb, sizeof(tb));
-			printf("commit %s UTC, checksum %s%s", tb,
+			printf("commit %s%s, checksum %s%s",
+			       strstr(tb, "out of range") ? "time " : "", tb,
 			       ok_name(t->commit_csum_ok),
 			       t->commit_partial ? " (header only)" : "");
 		}
@@ -410,6 +424,18 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
 	uint32_t tid = fail_tid(s);
 	uint32_t good = tid - s->start_tid;
 
+	if (ev && ev->kind == E4_SCAN_BAD_TAG_BLOCK) {
+		/* plan.c: ev->msg says what the kernel does. */
+		com_err(prog, s->fail, "in the journal of %s at tid %u: %s; "
+			"nothing replayed (e2fsck writes every copy)",
+			o->device, tid, ev->msg);
+		if (good)
+			fprintf(stderr, "%s: `e4replay --upto %u` replays the "
+				"%u transaction%s before it (tids %u-%u)\n",
+				prog, tid - 1, good, good == 1 ? "" : "s",
+				s->start_tid, tid - 1);
+		return;
+	}
 	com_err(prog, s->fail, "in the journal of %s at tid %u (jblock "
 		"%llu): the kernel's recovery fails there, so it refuses to "
 		"mount this file system; nothing replayed", o->device, tid,
@@ -417,12 +443,13 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
 	if (good)
 		fprintf(stderr, "%s: choices: `e4replay --upto %u` replays "
 			"the %u transaction%s before it (tids %u-%u), which "
-			"verify; e2fsck (-E journal_only too) discards the "
-			"whole log, those %u committed transaction%s with it; "
-			"`e4replay --check-order --upto %u` checks them "
-			"first\n", prog, tid - 1, good, good == 1 ? "" : "s",
-			s->start_tid, tid - 1, good, good == 1 ? "" : "s",
-			tid - 1);
+			"verify, and discards the rest of the log (in place "
+			"for good: -o OUTPUT or -z UNDO keeps IMAGE); e2fsck "
+			"(-E journal_only too) discards the whole log, those "
+			"%u committed transaction%s with it; `e4replay "
+			"--check-order --upto %u` checks them first\n", prog,
+			tid - 1, good, good == 1 ? "" : "s", s->start_tid,
+			tid - 1, good, good == 1 ? "" : "s", tid - 1);
 	else
 		fprintf(stderr, "%s: no transaction before it verifies: "
 			"e2fsck (-E journal_only too) discards the log, which "
@@ -534,19 +561,21 @@ static void warn_time_back(const char *prog, const struct e4s_req *o,
 			   const struct e4_jscan *s,
 			   const struct e4_jtrans *t, int refused)
 {
-	char now[32], before[32];
+	char now[48], before[48];
 
 	fmt_time(t->commit_sec, now, sizeof(now));
 	fmt_time((t - 1)->commit_sec, before, sizeof(before));
 	fprintf(stderr, "%s: warning: %s: at tid %u the commit time goes "
-		"back (%s UTC, older than tid %u's %s UTC): this journal has "
+		"back (%s, older than tid %u's %s): this journal has "
 		"no checksums, so nothing tells a previous file system's "
 		"transactions from live ones (mke2fs -E lazy_journal_init=1 "
 		"keeps the old log); the kernel and e2fsck replay them all, "
-		"as this run %s; `e4replay --upto %u` stops before tid %u\n",
+		"as this run %s; `e4replay --upto %u -o OUTPUT` stops before "
+		"tid %u (in place, --upto discards tid %u and later for good: "
+		"the log is reset)\n",
 		prog, o->device, t->tid, now, (t - 1)->tid, before,
 		refused ? "would" : o->dry_run ? "would" : "does",
-		(t - 1)->tid, t->tid);
+		(t - 1)->tid, t->tid, t->tid);
 	(void)s;
 }
 
@@ -581,6 +610,15 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 		retval = e4_jscan_check_tags(j, *scan);
 	if (!retval)
 		retval = e4_plan_build(j, *scan, plan);
+	if (!retval && (*plan)->csum_needed) {
+		/* A tag that fails the recovery unless its checksum does:
+		 * decide now, before anything is written (plan.c). */
+		e4_plan_free(*plan);
+		*plan = NULL;
+		retval = e4_jscan_check_tags(j, *scan);
+		if (!retval)
+			retval = e4_plan_build(j, *scan, plan);
+	}
 	if (!retval)
 		return 0;
 	com_err(prog, retval, "while scanning the journal of %s", r->device);
@@ -670,7 +708,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		refused_journal(prog, o, s);
 		run->refused = "the kernel would refuse this journal";
 		run->kernel_refused = 1;
-		run->rc |= E4R_EXIT_ERROR;
+		run->rc |= E4R_EXIT_REFUSES;
 	} else if (o->upto_set && s->stop != E4_SCAN_UPTO) {
 		/* A usage error, as with --check-order --upto. */
 		com_err(prog, E4_ERR_UPTO_NOT_FOUND, "(--upto %u) in the "
@@ -687,7 +725,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 			"replay part of this journal, then refuse to mount "
 			"(--replay-anyway replays what verifies, as e2fsck "
 			"does)";
-		run->rc |= E4R_EXIT_CORRUPT | E4R_EXIT_ERROR;
+		run->rc |= E4R_EXIT_REFUSES;
 	} else if ((fc_rc = e4s_fc_prepare(prog, o, fs, plan, run))) {
 		/* -n reports the refusal the real run makes. */
 		run->rc |= fc_rc;
@@ -715,13 +753,97 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		warn_time_back(prog, o, s, run->time_back, !run->plan);
 }
 
+void e4s_replay_say_interrupted(const char *prog, const char *device)
+{
+	/* r_interrupt, t_undo_full: a rerun ends as a clean run. */
+	fprintf(stderr, "%s: the replay was interrupted after writing to %s; "
+		"%s is partly replayed; running e4replay %s again finishes it "
+		"(the replay is idempotent)\n", prog, device, device, device);
+}
+
+/* Bytes written so far to one channel (its io_stats); cached blocks are
+ * flushed first, as closing it would write them anyway. */
+uint64_t e4s_chan_written(io_channel io)
+{
+	io_stats st = NULL;
+	uint64_t n;
+
+	if (e4_fault_passed(io, &n))	/* E4_FAULT: writes let through */
+		return n;
+	if (!io || !io->manager->get_stats)
+		return 0;
+	(void)io_channel_flush(io);
+	if (io->manager->get_stats(io, &st) || !st)
+		return 0;
+	return st->bytes_written;
+}
+
+/* What the replay has written to @fs and its external journal. */
+static uint64_t replay_written(ext2_filsys fs, e4_journal_t j)
+{
+	return e4s_chan_written(fs->io) + (j->external ?
+					   e4s_chan_written(j->io) : 0);
+}
+
+/*
+ * --upto stops the scan at its tid: the committed transactions after it
+ * are not replayed, and the replay resets the log (s_start 0), so in
+ * place they are gone.  Count them before the replay (a second scan,
+ * without --upto): *@first-*@last, returns how many.
+ */
+static size_t after_upto(const struct e4s_req *o, e4_journal_t j,
+			 uint32_t *first, uint32_t *last)
+{
+	struct e4_jscan *full = NULL;
+	size_t i, n = 0;
+
+	if (e4_journal_scan(j, E4_SCANF_DEFER_CSUM, 0, &full))
+		return 0;
+	for (i = 0; i < full->ncommitted; i++)
+		if ((int32_t)(full->trans[i].tid - o->upto) > 0) {
+			if (!n++)
+				*first = full->trans[i].tid;
+			*last = full->trans[i].tid;
+		}
+	e4_jscan_free(full);
+	return n;
+}
+
+static void say_discarded(const char *prog, const struct e4s_req *o,
+			  size_t n, uint32_t first, uint32_t last)
+{
+	char tids[32];
+
+	if (n > 1)
+		snprintf(tids, sizeof(tids), "tids %u-%u", first, last);
+	else
+		snprintf(tids, sizeof(tids), "tid %u", first);
+	if (o->output)
+		fprintf(stderr, "%s: --upto %u: %s (committed) not replayed "
+			"into %s, whose log is reset; %s keeps %s\n", prog,
+			o->upto, tids, o->output, o->device,
+			n > 1 ? "them" : "it");
+	else
+		fprintf(stderr, "%s: --upto %u: %s (committed) %sdiscarded: "
+			"not replayed, the log is reset%s\n", prog, o->upto,
+			tids, o->dry_run ? "would be " : "",
+			o->dry_run ? " (-o OUTPUT keeps IMAGE)" : "");
+}
+
 int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run)
 {
 	e4_journal_t j = plan->j;
 	errcode_t retval = 0;
 	int rc = run->rc, marked;
+	uint64_t before = 0;
+	uint32_t first = 0, last = 0;
+	size_t nafter = 0;
 
+	if (run->plan && !o->dry_run)
+		before = replay_written(fs, j);
+	if (o->upto_set && run->plan == 2)
+		nafter = after_upto(o, j, &first, &last);
 	run->jerrno = (int32_t)j->jsb.errno_;
 	if (run->plan && run->jerrno) {
 		/* The kernel's ext4_clear_journal_err(), on every mount. */
@@ -754,10 +876,18 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 			o->device, o->output ? " into " : "",
 			o->output ? o->output : "");
 		rc |= E4R_EXIT_ERROR;
+		if (!run->refused && !o->output &&
+		    replay_written(fs, j) != before) {
+			e4s_replay_say_interrupted(prog, o->device);
+			run->refused = "interrupted after the first write (partly "
+				"replayed); run e4replay again to finish it";
+		}
 		if (!run->refused)
 			run->refused = "replay failed; the journal is intact, "
 				"run e4replay again";
 	}
+	if (nafter && (run->replayed || o->dry_run))
+		say_discarded(prog, o, nafter, first, last);
 	if (o->json)
 		print_json(o, j, run, rc);
 	else

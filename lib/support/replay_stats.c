@@ -22,6 +22,7 @@
 #include "e4.h"
 #include "json.h"
 #include "open.h"
+#include "replay.h"
 #include "stats.h"
 
 #define BAR_WIDTH	40	/* '#'s of the longest histogram bar */
@@ -145,13 +146,10 @@ static void print_histograms(const struct e4_jstats *st)
 /* Commit time as UTC with milliseconds. */
 static void fmt_commit(const struct e4_jtrans *t, char *buf, size_t len)
 {
-	time_t sec = (time_t)t->commit_sec;
-	struct tm tm;
-	char b[32];
+	char b[48];
 
-	if ((uint64_t)sec != t->commit_sec || !gmtime_r(&sec, &tm) ||
-	    !strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "%" PRIu64 " s", t->commit_sec);
+	if (e4s_fmt_commit_time(t->commit_sec, b, sizeof(b)))
+		snprintf(buf, len, "%s", b);
 	else
 		snprintf(buf, len, "%s.%03u UTC", b, t->commit_nsec / 1000000);
 }
@@ -316,6 +314,100 @@ static void print_text(const char *image, const struct e4_jscan *s,
 		print_histograms(ost);
 }
 
+/* ---- the write log (--write-log) ----------------------------------------- */
+
+static const char *opt_u64(char *buf, size_t len, uint64_t v, int known)
+{
+	if (!known)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+static void print_span_text(const char *what, const struct e4_wlog_span *sp)
+{
+	printf("  %s", what);
+	if (sp->last < sp->first) {
+		printf(": no entries\n");
+		return;
+	}
+	printf(" (entries %lld-%lld): %" PRIu64 " entries, %" PRIu64
+	       " FLUSH, %" PRIu64 " FUA; data (outside the journal) %" PRIu64
+	       " writes, %" PRIu64 " sectors, %" PRIu64 " blocks; journal %"
+	       PRIu64 " writes, %" PRIu64 " sectors, %" PRIu64 " blocks; %"
+	       PRIu64 " DISCARD (%" PRIu64 " sectors), %" PRIu64 " MARK\n",
+	       (long long)sp->first, (long long)sp->last, sp->entries,
+	       sp->flushes, sp->fua, sp->data_entries, sp->data_sectors,
+	       sp->data_blocks, sp->journal_entries, sp->journal_sectors,
+	       sp->journal_blocks, sp->discards, sp->discard_sectors,
+	       sp->marks);
+}
+
+static void print_wlog_text(const struct e4s_stats_wlog *wl)
+{
+	const struct e4_wlog_stats *ws = wl->ws;
+	const struct e4_wlog_report *rep = ws->rep;
+	char b[3][32];
+	size_t i;
+
+	printf("%s: write log over %s: %" PRIu64 " entries (sectors of %u "
+	       "bytes), %zu commit write(s)", wl->log_path, wl->base_path,
+	       (uint64_t)(ws->all.last + 1), ws->sectorsize, ws->ncommits);
+	if (ws->ncommits)
+		printf(" of tids %" PRIu32 "-%" PRIu32, ws->commits[0].tid,
+		       ws->commits[ws->ncommits - 1].tid);
+	printf("; blocks are fs blocks of %u bytes\n", ws->block_size);
+	for (i = 0; i < rep->njruns; i++)
+		printf("%s %llu-%llu", i ? "," : "  journal area (BASE's "
+		       "journal inode), fs blocks",
+		       (unsigned long long)rep->jruns[i].pblk,
+		       (unsigned long long)(rep->jruns[i].pblk +
+					    rep->jruns[i].len - 1));
+	printf("\n");
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		printf("  warning: %s\n", rep->warnings[i]);
+	printf("  per commit write C of tid T, the entries after the previous "
+	       "commit write up to C (from entry 0 for the first):\n");
+	printf("  %10s %8s %8s %7s %3s %8s %8s %8s %8s %5s %6s  %s\n", "tid",
+	       "entry", "interval", "flushes", "pre", "data wr", "data blk",
+	       "jnl wr", "jnl blk", "disc", "files", "mark");
+	for (i = 0; i < ws->ncommits; i++) {
+		const struct e4_wlog_commit_stat *c = &ws->commits[i];
+
+		printf("  %10" PRIu32 " %8" PRIu64 " %8s %7" PRIu64 " %3s %8"
+		       PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %5"
+		       PRIu64 " %6s  %s\n", c->tid, c->commit_entry,
+		       c->interval < 0 ? "-" :
+		       opt_u64(b[0], 32, (uint64_t)c->interval, 1),
+		       c->span.flushes, c->preflush ? "y" : "-",
+		       c->span.data_entries, c->span.data_blocks,
+		       c->span.journal_entries, c->span.journal_blocks,
+		       c->span.discards,
+		       opt_u64(b[1], 32, c->files, c->files_known),
+		       c->mark ? c->mark : "-");
+	}
+	printf("  (interval: entries since the previous commit write; flushes:"
+	       " FLUSH entries, C's own included; pre: C carries FLUSH "
+	       "(PREFLUSH); wr: write entries; blk: fs blocks touched, once "
+	       "per entry; data: outside the journal area; files: regular "
+	       "files whose new initialized mappings T commits, ? unknown)\n");
+	print_span_text("after the last commit write", &ws->tail);
+	print_span_text("whole log", &ws->all);
+	printf("  %-24s %10s %9s %9s %10s %9s %9s\n", "per commit write",
+	       "total", "min", "median", "mean", "p90", "max");
+	print_dist("flushes", &ws->flushes, 0, 1);
+	print_dist("data writes", &ws->data_entries, 0, 1);
+	print_dist("data blocks", &ws->data_blocks, 0, 1);
+	print_dist("journal blocks", &ws->journal_blocks, 0, 1);
+	print_dist("files", &ws->files, 0, 1);
+	print_dist("interval (entries)", &ws->interval, 0, 0);
+	printf("  commit writes: %zu, %" PRIu64 " with PREFLUSH, %" PRIu64
+	       " with no FLUSH since the previous one; files known for %"
+	       PRIu64 "\n", ws->ncommits, ws->preflush, ws->no_flush,
+	       ws->files_known);
+}
+
 /* ---- JSON ---------------------------------------------------------------- */
 
 static void json_dist(struct e4s_json *js, const char *key,
@@ -448,10 +540,117 @@ static void json_body(struct e4s_json *js, const struct e4_jstats *st)
 	e4s_json_obj_end(js);
 }
 
+static void json_span(struct e4s_json *js, const struct e4_wlog_span *sp)
+{
+	e4s_json_u64(js, "entries", sp->entries);
+	e4s_json_u64(js, "flushes", sp->flushes);
+	e4s_json_u64(js, "fua", sp->fua);
+	e4s_json_u64(js, "data_entries", sp->data_entries);
+	e4s_json_u64(js, "data_sectors", sp->data_sectors);
+	e4s_json_u64(js, "data_blocks", sp->data_blocks);
+	e4s_json_u64(js, "journal_entries", sp->journal_entries);
+	e4s_json_u64(js, "journal_sectors", sp->journal_sectors);
+	e4s_json_u64(js, "journal_blocks", sp->journal_blocks);
+	e4s_json_u64(js, "discards", sp->discards);
+	e4s_json_u64(js, "discard_sectors", sp->discard_sectors);
+	e4s_json_u64(js, "marks", sp->marks);
+}
+
+static void json_range(struct e4s_json *js, const struct e4_wlog_span *sp)
+{
+	if (sp->last < sp->first) {
+		e4s_json_null(js, "first_entry");
+		e4s_json_null(js, "last_entry");
+	} else {
+		e4s_json_i64(js, "first_entry", sp->first);
+		e4s_json_i64(js, "last_entry", sp->last);
+	}
+}
+
+static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
+{
+	const struct e4_wlog_stats *ws = wl->ws;
+	const struct e4_wlog_report *rep = ws->rep;
+	size_t i;
+
+	e4s_json_obj_begin(js, "write_log");
+	e4s_json_str(js, "log", wl->log_path);
+	e4s_json_str(js, "base", wl->base_path);
+	if (wl->point < 0)
+		e4s_json_null(js, "journal_at_entry");
+	else
+		e4s_json_i64(js, "journal_at_entry", wl->point);
+	e4s_json_u64(js, "sectorsize", ws->sectorsize);
+	e4s_json_u64(js, "block_size", ws->block_size);
+	e4s_json_arr_begin(js, "journal_area");
+	for (i = 0; i < rep->njruns; i++) {
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "pblk", rep->jruns[i].pblk);
+		e4s_json_u64(js, "len", rep->jruns[i].len);
+		e4s_json_obj_end(js);
+	}
+	e4s_json_arr_end(js);
+	e4s_json_str(js, "data_mode", e4_data_mode_name(rep->data_mode));
+	e4s_json_arr_begin(js, "warnings");
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		e4s_json_str(js, NULL, rep->warnings[i]);
+	e4s_json_arr_end(js);
+	e4s_json_arr_begin(js, "commits");
+	for (i = 0; i < ws->ncommits; i++) {
+		const struct e4_wlog_commit_stat *c = &ws->commits[i];
+
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_u64(js, "tid", c->tid);
+		e4s_json_u64(js, "commit_entry", c->commit_entry);
+		json_range(js, &c->span);
+		if (c->interval < 0)
+			e4s_json_null(js, "interval");
+		else
+			e4s_json_i64(js, "interval", c->interval);
+		if (c->mark)
+			e4s_json_str(js, "mark", c->mark);
+		else
+			e4s_json_null(js, "mark");
+		e4s_json_bool(js, "preflush", c->preflush);
+		e4s_json_bool(js, "commit_fua", c->fua);
+		json_span(js, &c->span);
+		if (c->files_known) {
+			e4s_json_u64(js, "files", c->files);
+			e4s_json_u64(js, "new_blocks", c->new_blocks);
+		} else {
+			e4s_json_null(js, "files");
+			e4s_json_null(js, "new_blocks");
+		}
+		e4s_json_obj_end(js);
+	}
+	e4s_json_arr_end(js);
+	e4s_json_obj_begin(js, "after_last_commit");
+	json_range(js, &ws->tail);
+	json_span(js, &ws->tail);
+	e4s_json_obj_end(js);
+	e4s_json_obj_begin(js, "summary");
+	e4s_json_u64(js, "commits", ws->ncommits);
+	e4s_json_u64(js, "commits_with_files", ws->files_known);
+	e4s_json_u64(js, "preflush_commits", ws->preflush);
+	e4s_json_u64(js, "no_flush_commits", ws->no_flush);
+	json_dist(js, "flushes", &ws->flushes, 1, 1);
+	json_dist(js, "data_entries", &ws->data_entries, 1, 1);
+	json_dist(js, "data_blocks", &ws->data_blocks, 1, 1);
+	json_dist(js, "journal_blocks", &ws->journal_blocks, 1, 1);
+	json_dist(js, "files", &ws->files, 1, 1);
+	json_dist(js, "interval_entries", &ws->interval, 1, 0);
+	e4s_json_obj_begin(js, "log");
+	json_span(js, &ws->all);
+	e4s_json_obj_end(js);
+	e4s_json_obj_end(js);
+	e4s_json_obj_end(js);
+}
+
 static void print_json(const char *image, const struct e4_jscan *s,
 		       const struct e4_jstats *live,
 		       const struct e4_jscan_old *old,
-		       const struct e4_jstats *ost, unsigned int bs, int kind)
+		       const struct e4_jstats *ost, unsigned int bs,
+		       const struct e4s_stats_wlog *wl, int kind)
 {
 	struct e4s_json js;
 
@@ -493,6 +692,8 @@ static void print_json(const char *image, const struct e4_jscan *s,
 		e4s_json_u64(&js, "walked_blocks", old->nblocks);
 		e4s_json_obj_end(&js);
 	}
+	if (wl)
+		json_wlog(&js, wl);
 	e4s_json_obj_end(&js);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
@@ -566,6 +767,13 @@ int e4s_stats_check_plot(const char *prog, const char *plot,
 int e4s_stats_run(const char *prog, const struct e4s_req *r,
 		  const char *image, e4_journal_t j)
 {
+	return e4s_stats_run_wlog(prog, r, image, j, NULL);
+}
+
+int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
+		       const char *image, e4_journal_t j,
+		       const struct e4s_stats_wlog *wl)
+{
 	struct e4_jstats *live = NULL, *ost = NULL;
 	struct e4_jscan_old *old = NULL;
 	struct e4_jscan *s = NULL;
@@ -587,7 +795,7 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 			"recovery fails at jblock %llu, nothing of this log "
 			"would be replayed; no statistics (see e4replay -n)",
 			image, (unsigned long long)s->stop_jblk);
-		rc = 12;
+		rc = E4R_EXIT_REFUSES;
 		goto out;
 	}
 	if (s->corrupt)
@@ -615,7 +823,7 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 			"live log, then refuses to mount", mr.tid);
 		if (!mr.wiped)
 			kind = LOG_MOUNT_REFUSED;
-		rc = 12;
+		rc = E4R_EXIT_REFUSES;
 	}
 	retval = e4_jstats_compute(s->trans, s->ncommitted, s->log_end,
 				   &live);
@@ -630,12 +838,29 @@ int e4s_stats_run(const char *prog, const struct e4s_req *r,
 		rc = 8;
 		goto out;
 	}
-	if (r->json)
-		print_json(image, s, live, old, ost, j->blocksize, kind);
-	else
+	if (r->json) {
+		print_json(image, s, live, old, ost, j->blocksize, wl, kind);
+	} else {
 		print_text(image, s, live, old, ost, j->blocksize, kind);
+		if (wl)
+			print_wlog_text(wl);
+	}
 	fflush(stdout);
-	if (r->plot) {
+	if (r->plot && wl) {
+		snprintf(title, sizeof(title), "%s: %zu commit writes in %"
+			 PRIu64 " entries", wl->log_path, wl->ws->ncommits,
+			 wl->ws->all.entries);
+		retval = e4s_plot_wlog(r->plot, title, wl->ws, &why);
+		if (retval) {
+			if (why)
+				fprintf(stderr, "%s: while drawing %s: %s\n",
+					prog, r->plot, why);
+			else
+				com_err(prog, retval, "while writing %s",
+					r->plot);
+			rc |= 8;
+		}
+	} else if (r->plot) {
 		if (ost)
 			snprintf(title, sizeof(title), "%s: %" PRIu64 " live "
 				 "transactions, %" PRIu64 " older (hollow: not "

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <et/com_err.h>
+#include <uuid/uuid.h>
 
 #include "e4.h"
 #include "json.h"
@@ -26,6 +27,7 @@
 #include "options.h"
 #include "parse.h"
 #include "replay.h"
+#include "stats.h"
 #include "target.h"
 #include "wlog.h"
 
@@ -38,6 +40,50 @@ void e4s_wlog_close(struct e4s_wlog_input *in)
 		io_channel_close(in->base);
 	e4_wlog_close(in->log);
 	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * Issue 18: a log recorded over another device.  BASE's superblock (if it
+ * holds an ext2/3/4 one, opened by libext2fs) against the superblocks the
+ * log writes (e4_wlog_check_fs(): their UUID, their size); one line.
+ */
+static errcode_t check_base_fs(const char *pname, struct e4s_wlog_input *in,
+			       uint64_t bytes)
+{
+	struct ext2_super_block found;
+	ext2_filsys fs = NULL;
+	uint64_t bad = 0;
+	char u1[37], u2[37];
+	errcode_t retval;
+
+	if (ext2fs_open2(in->base_path, NULL, EXT2_FLAG_64BITS |
+			 EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS |
+			 EXT2_FLAG_SUPER_ONLY, 0, 0, unix_io_manager, &fs))
+		fs = NULL;	/* no fs (yet): the log may make it */
+	retval = e4_wlog_check_fs(in->log, fs ? fs->super : NULL, bytes,
+				  &bad, &found);
+	if (retval == E4_ERR_WLOG_OTHER_FS) {
+		uuid_unparse(found.s_uuid, u1);
+		uuid_unparse(fs->super->s_uuid, u2);
+		com_err(pname, retval, "in write log %s, entry %llu (it writes "
+			"fs UUID %s; %s holds %s: not recorded over it)",
+			in->log_path, (unsigned long long)bad, u1,
+			in->base_path, u2);
+	} else if (retval == E4_ERR_WLOG_PAST_DEVICE) {
+		com_err(pname, retval, "in write log %s, entry %llu (it writes "
+			"the superblock of a %llu-byte fs; %s has %llu bytes: "
+			"recorded on a larger device)", in->log_path,
+			(unsigned long long)bad,
+			(unsigned long long)(ext2fs_blocks_count(&found) <<
+			(found.s_log_block_size + EXT2_MIN_BLOCK_LOG_SIZE)),
+			in->base_path, (unsigned long long)bytes);
+	} else if (retval) {
+		com_err(pname, retval, "while reading write log %s",
+			in->log_path);
+	}
+	if (fs)
+		ext2fs_free(fs);
+	return retval;
 }
 
 errcode_t e4s_wlog_open(const char *pname, const char *log_path,
@@ -87,6 +133,9 @@ errcode_t e4s_wlog_open(const char *pname, const char *log_path,
 			(unsigned long long)(bytes / in->log->sectorsize));
 		goto fail;
 	}
+	retval = check_base_fs(pname, in, bytes);
+	if (retval)
+		goto fail;
 	retval = e4_wlog_dev_create(in->log, in->base, bytes, &in->dev);
 	if (retval) {
 		com_err(pname, retval, "while indexing write log %s",
@@ -483,6 +532,12 @@ static void print_check_text(const struct e4s_wlog_input *in,
 		else
 			snprintf(tids, sizeof(tids), "%u-%u (%zu)", p->tids[0],
 				 p->tids[p->ntids - 1], p->ntids);
+		if (p->fast_commits && !p->fail) {
+			size_t l = strlen(tids);
+
+			snprintf(tids + l, sizeof(tids) - l, " +%ufc",
+				 p->fast_commits);
+		}
 		printf("%8llu %-24.24s %-15s %9llu %10llu\n",
 		       (unsigned long long)p->entry, p->mark ? p->mark : "-",
 		       tids, (unsigned long long)p->blocks,
@@ -532,14 +587,19 @@ static void print_check_text(const struct e4s_wlog_input *in,
 			printf(" (inode %u)", u->ino);
 		printf(": %s\n", error_message(u->err));
 	}
+	/* A point whose recovery fails is never summed up as OK. */
 	printf("%s: %llu violation(s) (%llu blocks) at %llu point(s), %llu "
-	       "note(s)%s\n", rep->nunchecked ? "INCOMPLETE" :
-	       rep->violations ? "FAIL" : "OK",
+	       "note(s)", rep->nunchecked ? "INCOMPLETE" :
+	       rep->violations ? "FAIL" :
+	       rep->unrecoverable ? "UNRECOVERABLE" : "OK",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
 	       (unsigned long long)bad_points,
-	       (unsigned long long)rep->notes,
-	       rep->nunchecked ? " in what was checked" : "");
+	       (unsigned long long)rep->notes);
+	if (rep->unrecoverable)
+		printf(", %llu unrecoverable point(s)",
+		       (unsigned long long)rep->unrecoverable);
+	printf("%s\n", rep->nunchecked ? " in what was checked" : "");
 }
 
 static void print_finding_json(struct e4s_json *js,
@@ -623,6 +683,7 @@ static void print_check_json(const struct e4s_wlog_input *in,
 		for (k = 0; k < p->ntids; k++)
 			e4s_json_u64(&js, NULL, p->tids[k]);
 		e4s_json_arr_end(&js);
+		e4s_json_u64(&js, "fast_commits", p->fast_commits);
 		e4s_json_u64(&js, "blocks_checked", p->blocks);
 		e4s_json_arr_begin(&js, "violations");
 		for (k = 0; k < p->nf; k++)
@@ -685,31 +746,96 @@ static int run_check(const char *prog, const struct e4s_req *r,
 	return rc;
 }
 
+/* ---- --stats ------------------------------------------------------------ */
+
+/*
+ * --stats: the commit writes' figures (libe4's e4_wlog_stats()), printed
+ * after the journal statistics of the device at the log's last entry
+ * (replay_stats.c, read through the write-log io_manager).
+ */
+static int run_stats(const char *prog, const struct e4s_req *r,
+		     struct e4s_wlog_input *in)
+{
+	struct e4_wlog_stats *ws = NULL;
+	struct e4s_stats_wlog wl;
+	ext2_filsys fs = NULL;
+	e4_journal_t j = NULL;
+	errcode_t retval;
+	char where[4200];
+	int rc;
+
+	retval = e4_wlog_stats(in->dev, &ws);
+	if (retval) {
+		com_err(prog, retval, "while finding the commit writes of "
+			"write log %s over %s", in->log_path, in->base_path);
+		return E4R_EXIT_ERROR;
+	}
+	memset(&wl, 0, sizeof(wl));
+	wl.log_path = in->log_path;
+	wl.base_path = in->base_path;
+	wl.point = (int64_t)in->log->nr_entries - 1;
+	wl.ws = ws;
+	e4_wlog_dev_set_point(in->dev, wl.point);
+	if (wl.point < 0)
+		snprintf(where, sizeof(where), "%s (write log %s has no "
+			 "entries)", in->base_path, in->log_path);
+	else
+		snprintf(where, sizeof(where), "%s at entry %lld of %s",
+			 in->base_path, (long long)wl.point, in->log_path);
+	retval = ext2fs_open2(e4_wlog_dev_name(in->dev), NULL,
+			      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
+			      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
+			      e4_wlog_io_manager, &fs);
+	if (retval) {
+		com_err(prog, retval, "while opening the file system of %s",
+			where);
+		rc = E4R_EXIT_ERROR;
+		goto out;
+	}
+	retval = e4s_open_journal(prog, fs, NULL, 0, &j);
+	if (retval) {
+		com_err(prog, retval, "while opening the journal of %s", where);
+		rc = E4R_EXIT_ERROR;
+		goto out;
+	}
+	rc = e4s_stats_run_wlog(prog, r, where, j, &wl);
+out:
+	if (j)
+		e4_journal_close(j);
+	if (fs)
+		ext2fs_close_free(&fs);
+	e4_wlog_stats_free(ws);
+	return rc;
+}
+
 /* ---- the run ------------------------------------------------------------ */
 
 int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 {
-	struct e4s_target t[3] = {
+	struct e4s_target t[4] = {
 		{ .what = "BASE", .path = r->device, .flags = E4S_T_ANY },
 		{ .what = "LOG", .path = r->write_log, .flags = E4S_T_ANY },
 		{ .what = "OUTPUT", .path = r->output,
 		  .flags = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG |
 			  E4S_T_BLK },
+		{ .what = "--plot", .path = r->plot,
+		  .flags = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG },
 	};
 	struct e4s_wlog_input in;
 	const char *bad = NULL;
-	int modes = r->wlog_list + !!r->wlog_at + r->check_order, rc;
+	int modes = r->wlog_list + !!r->wlog_at + r->check_order + r->stats,
+		rc;
 	errcode_t retval;
 
 	if (!r->write_log || !*r->write_log || modes != 1) {
 		fprintf(stderr, "%s: --write-log=LOG takes one of --list, "
-			"--at=ENTRY|MARK and --check-order\n", prog);
+			"--at=ENTRY|MARK, --check-order and --stats\n", prog);
 		return E4R_EXIT_USAGE;
 	}
 	if (r->output && !r->wlog_at)
 		bad = "-o goes with --at";
-	else if (r->dry_run && (r->output || !r->wlog_at))
-		bad = "-n goes with --at, without -o";
+	else if (r->dry_run && (r->output || !(r->wlog_at || r->stats)))
+		bad = "-n goes with --at, without -o, and with --stats";
 	else if (r->order_opt_set &&
 		 (!r->check_order || r->order.outside >= 0 ||
 		  r->order.stamped >= 0 || r->order.list_mappings))
@@ -722,8 +848,14 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 		bad = "-j, -z, --journal-output, --upto, --replay, "
 			"--ignore-fast-commit and --replay-anyway do not go "
 			"with --write-log";
-	else if (r->wlog_marks && r->wlog_at)
+	else if (r->wlog_marks && (r->wlog_at || r->stats))
 		bad = "--marks goes with --list and --check-order";
+	else if (r->stats_all || (r->plot && !r->stats))
+		bad = "--all does not go with --write-log; --plot goes with "
+			"--stats";
+	else if (r->verbose && r->stats)
+		bad = "-v does not go with --write-log --stats (every commit "
+			"write is listed)";
 	if (bad) {
 		fprintf(stderr, "%s: %s\n", prog, bad);
 		return E4R_EXIT_USAGE;
@@ -732,7 +864,10 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 	 * BASE only read, OUTPUT (--at -o) written, all distinct. */
 	if (r->output && e4s_size_bytes(r->device, &t[2].min_bytes))
 		t[2].min_bytes = 0;
-	retval = e4s_check_targets(prog, t, 3);
+	rc = e4s_stats_check_plot(prog, r->plot, r->device, NULL);
+	if (rc)
+		return rc;
+	retval = e4s_check_targets(prog, t, 4);
 	if (retval)
 		return e4s_usage_error(retval) ? E4R_EXIT_USAGE :
 			E4R_EXIT_ERROR;
@@ -743,11 +878,13 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 			rc = 0;
 		} else if (r->wlog_at) {
 			rc = run_at(prog, r, &in);
+		} else if (r->stats) {
+			rc = run_stats(prog, r, &in);
 		} else {
 			rc = run_check(prog, r, &in);
 		}
 		e4s_wlog_close(&in);
 	}
-	e4s_release_targets(t, 3);
+	e4s_release_targets(t, 4);
 	return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * stats.h --- journal statistics, shared by `e4replay --stats` and
- * e4debug's jstats: libe4's stats.c and oldlog.c run and printed as text
- * or JSON (replay_stats.c) and drawn with cairo (replay_plot.c).
+ * e4debug's jstats (and, with a write log, wlog_stats): libe4's stats.c,
+ * oldlog.c and wlog_stats.c run and printed as text or JSON
+ * (replay_stats.c) and drawn with cairo (replay_plot.c).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -36,6 +37,25 @@ int e4s_stats_check_plot(const char *prog, const char *plot,
 int e4s_stats_run(const char *prog, const struct e4s_req *r,
 		  const char *image, e4_journal_t j);
 
+/* The write-log part of a report (`e4replay --stats --write-log`). */
+struct e4s_stats_wlog {
+	const char	*log_path, *base_path;
+	int64_t		point;		/* the entry whose device @j is (the
+					 * log's last; -1: BASE itself) */
+	const struct e4_wlog_stats *ws;
+};
+
+/*
+ * e4s_stats_run_wlog() - e4s_stats_run() of the journal @j of the device
+ * at entry wl->point of a write log (named @image), with @wl's figures
+ * (libe4's e4_wlog_stats()) after the journal's: text, or the "write_log"
+ * object of the JSON "stats" (@wl NULL: e4s_stats_run()).  Same exit
+ * status.
+ */
+int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
+		       const char *image, e4_journal_t j,
+		       const struct e4s_stats_wlog *wl);
+
 /*
  * e4s_stats_main() - `e4replay --stats`: check r->plot, open r->device
  * read-only and its journal (r->journal_dev), e4s_stats_run().  Returns
@@ -61,5 +81,16 @@ int e4s_plot_available(void);
 errcode_t e4s_plot(const char *path, const char *title,
 		   const struct e4_jstats *live, const struct e4_jstats *old,
 		   double old_offset, const char **why);
+
+/*
+ * e4s_plot_wlog() - draw the write-log figures of @ws into @path (SVG or
+ * PNG by its suffix): above, the fs blocks written per commit write
+ * (data and journal area, log10(1 + blocks) scale) by the entry of the
+ * commit write; below, the FLUSH entries (bars) and files with new
+ * mappings (marks) per commit write.  Written as e4s_plot() writes.
+ * Returns 0 or an errno (EIO when cairo failed, *@why its message).
+ */
+errcode_t e4s_plot_wlog(const char *path, const char *title,
+			const struct e4_wlog_stats *ws, const char **why);
 
 #endif

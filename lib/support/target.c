@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -616,6 +617,11 @@ errcode_t e4s_check_write(const char *prog, const char *what,
 	return retval;
 }
 
+/* The files e4s_warn_mounted() warned of: once each per run (the target
+ * check and the open both ask). */
+static struct { dev_t dev; ino_t ino; } warned[8];
+static unsigned int nwarned;
+
 int e4s_warn_mounted(const char *prog, const char *path)
 {
 	struct e4s_target t = {
@@ -639,6 +645,13 @@ int e4s_warn_mounted(const char *prog, const char *path)
 	}
 	if (!busy)
 		return 0;
+	for (unsigned int i = 0; i < nwarned; i++)
+		if (warned[i].dev == t.st.st_dev && warned[i].ino == t.st.st_ino)
+			return 1;
+	if (nwarned < sizeof(warned) / sizeof(warned[0])) {
+		warned[nwarned].dev = t.st.st_dev;
+		warned[nwarned++].ino = t.st.st_ino;
+	}
 	fprintf(stderr, "%s: warning: %s %s: it may change while it is read, "
 		"so what is shown may be inconsistent (as e2fsck -n warns)\n",
 		prog, path, why);
@@ -673,6 +686,78 @@ errcode_t e4s_size_bytes(const char *path, uint64_t *bytes)
 }
 
 /* ---- outputs ---- */
+
+/*
+ * The temporary names of the outputs under way: a SIGINT, SIGTERM or
+ * SIGHUP removes them (unlink() of each recorded name is async-signal-
+ * safe), then the signal is raised again with its default action, so an
+ * interrupted run leaves no ".NAME.e4tmp-XXXXXX" behind (OUTPUT as it
+ * was).  Undo files are not recorded: a run interrupted after writing in
+ * place needs its undo file (e4s_undo_finish() keeps it on failure too).
+ * Updated with the three signals blocked.
+ */
+#define LIVE_MAX	8
+static const char *volatile live_tmp[LIVE_MAX];
+static const int live_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void live_handler(int sig)
+{
+	int saved = errno;
+	size_t i;
+
+	for (i = 0; i < LIVE_MAX; i++)
+		if (live_tmp[i])
+			unlink(live_tmp[i]);
+	errno = saved;
+	/* SA_RESETHAND: the default action now; delivered on return */
+	raise(sig);
+}
+
+static void live_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(live_sigs) / sizeof(live_sigs[0]); i++)
+		sigaddset(&set, live_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Record @tmp (NULL: forget @old_tmp); installs the handlers once. */
+static void live_set(const char *old_tmp, const char *tmp)
+{
+	static int installed;
+	sigset_t old;
+	size_t i;
+
+	live_block(&old);
+	if (!installed && tmp) {
+		struct sigaction sa, cur;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = live_handler;
+		sa.sa_flags = SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < sizeof(live_sigs) / sizeof(live_sigs[0]); i++)
+			/* a signal the caller ignores (nohup) stays so */
+			if (!sigaction(live_sigs[i], NULL, &cur) &&
+			    cur.sa_handler == SIG_DFL)
+				sigaction(live_sigs[i], &sa, NULL);
+		installed = 1;
+	}
+	for (i = 0; i < LIVE_MAX; i++) {
+		if (tmp && !live_tmp[i]) {
+			live_tmp[i] = tmp;
+			break;
+		}
+		if (!tmp && live_tmp[i] == old_tmp) {
+			live_tmp[i] = NULL;
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
 
 errcode_t e4s_output_begin(const char *prog, const char *what,
 			   const char *path, struct e4s_output *out)
@@ -723,6 +808,7 @@ errcode_t e4s_output_begin(const char *prog, const char *what,
 		out->tmp = NULL;
 		return retval;
 	}
+	live_set(NULL, out->tmp);
 	if (fchmod(out->fd, mode) < 0) {
 		retval = errno;
 		com_err(prog, retval, "while setting the mode of %s",
@@ -730,6 +816,10 @@ errcode_t e4s_output_begin(const char *prog, const char *what,
 		e4s_output_abort(out);
 		return retval;
 	}
+	/* Test hook (tests/r_sigint): stop here, the temporary file made,
+	 * until the test has sent its signal and SIGCONT. */
+	if (strcmp(what, "undo file") && getenv("E4_TEST_STOP_OUTPUT"))
+		raise(SIGSTOP);
 	return 0;
 }
 
@@ -789,6 +879,7 @@ errcode_t e4s_output_commit(const char *prog, struct e4s_output *out)
 		e4s_output_abort(out);
 		return retval;
 	}
+	live_set(out->tmp, NULL);
 	free(out->tmp);
 	out->tmp = NULL;
 	retval = sync_dir(out->path);
@@ -805,6 +896,7 @@ void e4s_output_abort(struct e4s_output *out)
 	out->fd = -1;
 	if (out->tmp) {
 		unlink(out->tmp);
+		live_set(out->tmp, NULL);
 		free(out->tmp);
 		out->tmp = NULL;
 	}
@@ -823,7 +915,7 @@ errcode_t e4s_output_copy(const char *prog, const char *src,
 	off_t size, data, hole, off, p;
 	errcode_t retval = 0;
 	struct stat st;
-	ssize_t n;
+	ssize_t n, w, k;
 	int in, src_reg;
 
 	in = open(src, O_RDONLY | O_CLOEXEC);
@@ -869,10 +961,16 @@ errcode_t e4s_output_copy(const char *prog, const char *src,
 			/* Zeros of a device input stay holes in a file. */
 			if (!out->is_blk && all_zero(buf, (size_t)n))
 				continue;
-			errno = 0;
-			if (pwrite(out->fd, buf, (size_t)n, p) != n) {
-				retval = errno ? errno : EIO;
-				goto fail;
+			/* A short write (a full fs) says nothing; the next
+			 * one says why (ENOSPC). */
+			for (w = 0; w < n; w += k) {
+				errno = 0;
+				k = pwrite(out->fd, buf + w, (size_t)(n - w),
+					   p + w);
+				if (k <= 0) {
+					retval = k < 0 && errno ? errno : EIO;
+					goto fail;
+				}
 			}
 		}
 	}
@@ -892,6 +990,53 @@ fail:
 
 #define E2UNDO_MAGIC		"E2UNDO02"	/* lib/ext2fs/undo_io.c */
 #define E2UNDO_HDR_NUM_KEYS	8		/* __le64 num_keys */
+#define E2UNDO_HDR_SUPER	16		/* __le64 super_offset */
+#define E2UNDO_HDR_BLOCK_SIZE	32		/* __le32 block_size */
+#define E2UNDO_HDR_FS_OFFSET	64		/* __le64 fs_offset */
+#define E2UNDO_SB_SIZE		1024		/* SUPERBLOCK_SIZE */
+#define E2UNDO_SB_MAGIC		56		/* s_magic, stored inverted */
+
+static uint64_t le_get(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = (v << 8) | p[n];
+	return v;
+}
+
+int e4s_undo_matches(const char *undo, const char *device)
+{
+	unsigned char hdr[72], sb[E2UNDO_SB_SIZE], dev[E2UNDO_SB_SIZE];
+	uint64_t bs;
+	int fd, r = -1;
+
+	fd = open(undo, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr, E2UNDO_MAGIC, 8)) {
+		close(fd);
+		return 0;
+	}
+	bs = le_get(hdr + E2UNDO_HDR_BLOCK_SIZE, 4);
+	if (pread(fd, sb, sizeof(sb), le_get(hdr + E2UNDO_HDR_SUPER, 8) * bs)
+	    != (ssize_t)sizeof(sb)) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	sb[E2UNDO_SB_MAGIC] ^= 0xff;
+	sb[E2UNDO_SB_MAGIC + 1] ^= 0xff;
+	fd = open(device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, dev, sizeof(dev), le_get(hdr + E2UNDO_HDR_FS_OFFSET, 8)
+		  + 1024) == (ssize_t)sizeof(dev))
+		r = !memcmp(sb, dev, sizeof(dev));
+	close(fd);
+	return r;
+}
 
 int e4s_is_undo_file(const char *path)
 {
@@ -938,6 +1083,7 @@ errcode_t e4s_undo_begin(const char *prog, const char *path,
 	retval = e4s_output_begin(prog, "undo file", path, &u->out);
 	if (retval)
 		return retval;
+	live_set(u->out.tmp, NULL);	/* kept on a signal: see live_tmp */
 	/* libext2fs's undo_io opens it by name; an empty file is new. */
 	close(u->out.fd);
 	u->out.fd = -1;
@@ -952,8 +1098,37 @@ int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
 		e4s_output_abort(&u->out);	/* nothing was written */
 		return 0;
 	}
-	if (ok || access(u->out.path, F_OK))
-		return e4s_output_commit(prog, &u->out) ? -1 : 1;
+	if (!ok && u->device && e4s_undo_matches(u->out.tmp, u->device) != 1) {
+		/* e2undo's check_filesystem() would refuse it. */
+		fprintf(stderr, "%s: the run failed after writing to %s; its "
+			"undo file %s is incomplete: its superblock copy is not "
+			"%s's, e2undo refuses it; %s is as it was\n", prog,
+			u->device, u->out.tmp, u->device, u->out.path);
+		free(u->out.tmp);
+		u->out.tmp = NULL;
+		return 2;
+	}
+	if (!ok && u->device)
+		fprintf(stderr, "%s: the run failed after writing to %s; the "
+			"undo file holds every block it changed: `e2undo %s "
+			"%s` restores them (e2undo then asks for e2fsck: the "
+			"run did not finish)\n", prog, u->device,
+			access(u->out.path, F_OK) ? u->out.path : u->out.tmp,
+			u->device);
+	if (ok || access(u->out.path, F_OK)) {
+		int replaced = !access(u->out.path, F_OK);
+
+		if (e4s_output_commit(prog, &u->out))
+			return -1;
+		/* As tune2fs, e2fsck, mke2fs, resize2fs -z (e2fsprogs 1.47:
+		 * an existing undo file is deleted, the command printed). */
+		if (ok && u->device)
+			fprintf(stderr, "%s: this run can be undone using the "
+				"command: e2undo %s %s%s\n", prog, u->out.path,
+				u->device, replaced ? " (the undo file of an "
+				"earlier run was replaced)" : "");
+		return 1;
+	}
 	/* A failed run that wrote: both undo files are worth keeping. */
 	fprintf(stderr, "%s: the run failed after writing; its undo file is "
 		"%s (e2undo it to undo those writes); %s is as it was\n",

@@ -165,6 +165,8 @@ void e4s_output_abort(struct e4s_output *out);
  */
 struct e4s_undo {
 	struct e4s_output	out;
+	const char		*device;	/* what it undoes, or NULL:
+						 * checked after a failed run */
 };
 
 /*
@@ -187,6 +189,17 @@ errcode_t e4s_undo_begin(const char *prog, const char *path,
  * printed: -1.
  */
 int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok);
+
+/*
+ * e4s_undo_matches() - e2undo's first check (misc/e2undo.c,
+ * check_filesystem()): 1 if the superblock copy in the undo file @undo
+ * (header super_offset, s_magic stored inverted; lib/ext2fs/undo_io.c)
+ * is the superblock of @device now, 0 if not or @undo is no undo file,
+ * -1 if either cannot be read.  e4s_undo_finish() uses it after a failed
+ * run when @u->device is set: an undo file e2undo would refuse keeps its
+ * temporary name and is called incomplete (return 2).
+ */
+int e4s_undo_matches(const char *undo, const char *device);
 
 /*
  * e4s_is_undo_file() - 1 if @path starts with an e2undo header (magic

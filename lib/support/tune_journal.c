@@ -289,7 +289,7 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 	unsigned char newsb[JSB_SIZE];
 	e4_journal_t j = NULL;
 	char bad[128];
-	int flags = 0;
+	int flags = 0, empty_needed = 0;
 	errcode_t retval;
 	uuid_t uu;
 
@@ -323,8 +323,10 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 		/* A bad name or value is reported first; a refusal that
 		 * depends on the log's state yields to needs_recovery. */
 		if (retval == E4_ERR_JOURNAL_NOT_EMPTY &&
-		    e4s_needs_recovery(fs) && !o->force)
+		    e4s_needs_recovery(fs) && !o->force) {
+			empty_needed = 1;
 			goto needs_recovery;
+		}
 		if (retval) {
 			if (bad[0])
 				com_err(prog, retval, "'%s' while setting "
@@ -351,10 +353,19 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 		}
 	}
 	/* Option values are validated above, the fs state from here on. */
+	if (o->journal_uuid && memcmp(newsb + JSB_UUID, uu, 16) &&
+	    e4_be32(newsb + JSB_START))
+		empty_needed = 1;
 	if (e4s_needs_recovery(fs) && !o->force) {
 needs_recovery:
 		retval = E4_ERR_NEEDS_RECOVERY;
-		com_err(prog, retval, "on %s", o->device);
+		if (empty_needed)	/* -f would meet the refusal below */
+			fprintf(stderr, "%s: the journal of %s needs recovery "
+				"and this change needs an empty log: replay it "
+				"first (e4replay %s); -f does not help\n", prog,
+				o->device, o->device);
+		else
+			com_err(prog, retval, "on %s", o->device);
 		goto out;
 	}
 	if (o->journal_uuid) {

@@ -176,9 +176,9 @@ int e4s_tune_unwritten_list(const char *prog, const struct e4s_req *o,
 	struct e4_replayed rs;
 	struct list_ctx c;
 	int flags = o->verbose ? 0 : E4_EXT_UNWRITTEN_ONLY;
-	int i, rc = 0, unreplayed = e4s_needs_recovery(fs);
+	int i, rc = 0, unreplayed = e4s_needs_recovery(fs), nseen = 0;
 	errcode_t retval;
-	ext2_ino_t ino;
+	ext2_ino_t ino, *seen = NULL;
 
 	memset(&t, 0, sizeof(t));
 	memset(&c, 0, sizeof(c));
@@ -217,12 +217,34 @@ int e4s_tune_unwritten_list(const char *prog, const struct e4s_req *o,
 			rc = 1;
 		}
 	}
+	if (o->uw_nfiles) {
+		retval = ext2fs_get_array(o->uw_nfiles, sizeof(*seen), &seen);
+		if (retval) {
+			com_err(prog, retval, "while listing %s", o->device);
+			rc = 1;
+		}
+	}
 	for (i = 0; i < o->uw_nfiles && !rc; i++) {
+		int k, dup = 0;
+
 		c.path = o->uw_files[i];
 		retval = resolve(fs, o->uw_files[i], &ino);
-		if (!retval)
+		/* An inode named twice (hard links, the same name or <ino>
+		 * again) is listed and counted once: the totals count
+		 * inodes, as the fs-wide listing does. */
+		for (k = 0; !retval && k < nseen; k++)
+			dup |= seen[k] == ino;
+		if (dup) {
+			if (!js)
+				printf("%s: inode %u, listed above\n",
+				       o->uw_files[i], ino);
+			continue;
+		}
+		if (!retval) {
+			seen[nseen++] = ino;
 			retval = e4_inode_extents(fs, ino, flags, list_cb, &c,
 						  &t);
+		}
 		if (retval) {
 			com_err(prog, retval, "while listing the extents of "
 				"%s on %s", o->uw_files[i], o->device);
@@ -250,6 +272,7 @@ int e4s_tune_unwritten_list(const char *prog, const struct e4s_req *o,
 			       "not be read (see the errors)\n", c.nerrors);
 	}
 	e4_replayed_close(&rs);
+	ext2fs_free_mem(&seen);
 	return rc || c.nerrors ? 1 : 0;
 }
 

@@ -1,6 +1,7 @@
 /*
  * wlog.h --- the write-log part of e4replay, shared with e4debug's
- * wlog_list, wlog_at and wlog_check (lib/support/replay_wlog.c).
+ * wlog_list, wlog_at, wlog_check and wlog_stats
+ * (lib/support/replay_wlog.c).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -12,8 +13,9 @@
 
 /*
  * e4s_wlog_run() - `e4replay --write-log=LOG` with r->device as BASE and
- * one of --list (r->wlog_list), --at (r->wlog_at, with -o / -n) and
- * --check-order (--data-mode, --marks), text or --json, -v: refuses
+ * one of --list (r->wlog_list), --at (r->wlog_at, with -o / -n),
+ * --check-order (--data-mode, --marks) and --stats (r->stats, with
+ * --plot: replay_stats.c), text or --json, -v: refuses
  * option combinations that do not go together (one line, 16), opens LOG
  * and BASE read-only (one line naming the file and the problem, 8), and
  * prints the report.  Returns the exit status (E4R_EXIT_*: violations

@@ -18,7 +18,9 @@
  * by the harness (writes copied from e4_wlog_read_data(), DISCARDs
  * zeroed); the check writes nothing, lists one point per FLUSH/FUA (and
  * MARK) entry, and its violation blocks are the sum of its non-permitted
- * findings' lengths.
+ * findings' lengths; the statistics (wlog_stats.c) find the check's
+ * commit writes and their spans and tail add up to the log's entries and
+ * flushes.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -67,6 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct e4_memimg lm, bm;
 	struct e4_wlog_check_opts co;
 	struct e4_wlog_report *rep = NULL;
+	struct e4_wlog_stats *ws = NULL;
 	e4_wlog_t log = NULL;
 	e4_wlog_dev_t d = NULL;
 	io_channel bch = NULL;
@@ -182,6 +185,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    (unsigned long long)vb);
 		}
 		e4_wlog_report_free(rep);
+		rep = NULL;
+		if (!e4_wlog_stats(d, &ws)) {
+			uint64_t ne = ws->tail.entries, nf = ws->tail.flushes;
+
+			for (i = 0; i < ws->ncommits; i++) {
+				ne += ws->commits[i].span.entries;
+				nf += ws->commits[i].span.flushes;
+				FUZZ_ASSERT(ws->commits[i].span.last ==
+					    (int64_t)ws->commits[i].commit_entry,
+					    "commit %llu span",
+					    (unsigned long long)i);
+			}
+			FUZZ_ASSERT(ne == log->nr_entries &&
+				    ws->all.entries == log->nr_entries,
+				    "spans hold %llu entries of %llu",
+				    (unsigned long long)ne,
+				    (unsigned long long)log->nr_entries);
+			FUZZ_ASSERT(nf == log->nflush &&
+				    ws->all.flushes == log->nflush,
+				    "spans hold %llu flushes of %llu",
+				    (unsigned long long)nf,
+				    (unsigned long long)log->nflush);
+		}
+		e4_wlog_stats_free(ws);
 	}
 outb:
 	e4_wlog_dev_free(d);

@@ -52,3 +52,52 @@ can_record() {
 	[ -e /dev/loop-control ] || { echo "no loop devices"; return 1; }
 	return 0
 }
+
+# wlog_device P OUT: OUT is BASE with entries 0..P of LOG applied (writes
+# their data, DISCARDs zeros), by a log reader of the test's own (as the
+# oracle's), for the kernel to mount.
+wlog_device() {
+	python3 - "$BASE" "$LOG" "$1" "$2" <<'PY'
+import shutil, struct, sys
+base, logp, upto, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+shutil.copyfile(base, out)
+log = open(logp, "rb")
+magic, ver, nr, ss = struct.unpack("<QQQI", log.read(28))
+assert magic == 0x6a736677736872 and ver == 1 and upto < nr
+pos = ss
+with open(out, "r+b") as dev:
+    for i in range(upto + 1):
+        log.seek(pos)
+        sec, ns, fl, dl = struct.unpack("<QQQQ", log.read(32))
+        pos += ss
+        dev.seek(sec * ss)
+        if fl & 4:
+            dev.write(bytes(ns * ss))
+        elif ns:
+            log.seek(pos)
+            dev.write(log.read(ns * ss))
+            pos += ns * ss
+PY
+}
+
+# kernel_blocks IMAGE FILE...: the initialized data blocks of FILEs (paths
+# in IMAGE) as "ino pblk" lines, from debugfs ex (leaf extents, not the
+# unwritten ones).
+kernel_blocks() {
+	_img=$1; shift
+	for _f in "$@"; do echo "ex $_f"; done |
+		debugfs -f - "$_img" 2>/dev/null | python3 -c '
+import re, sys
+name = None
+for line in sys.stdin:
+    m = re.match(r"^debugfs: ex (\S+)$", line)
+    if m:
+        name = m.group(1)
+        continue
+    m = re.match(r"^\s*(\d+)/\s*(\d+)\s+\d+/\s*\d+\s+\d+\s*-\s*\d+\s+"
+                 r"(\d+)\s*-\s*(\d+)\s+\d+\s*(.*)$", line)
+    if m and name and m.group(1) == m.group(2) and "Uninit" not in m.group(5):
+        for p in range(int(m.group(3)), int(m.group(4)) + 1):
+            print(name, p)
+'
+}

@@ -1,8 +1,8 @@
 /*
  * test_unwritten.c --- unit tests of unwritten.c on a file system built
  * here with libext2fs (ext2fs_initialize, files by ext2fs_fallocate):
- * listing, marking both ways, dry-run counts, zeroing, holes, errors,
- * maximum extent lengths.
+ * listing (block-mapped files too), marking both ways, dry-run counts,
+ * zeroing, holes, errors, maximum extent lengths.
  */
 #include "unit.h"
 
@@ -125,6 +125,86 @@ static void test_list(void **state)
 	assert_int_equal(t.files, 2);
 	assert_int_equal(t.extents, 2);
 	assert_int_equal(t.files_unwritten, 1);
+}
+
+/*
+ * A block-mapped file on the extent fs (as ext3 files are after
+ * tune2fs -O extent): lblk 0..19 at consecutive pblks (its indirect block
+ * elsewhere), a hole, lblk 30.  With E4_EXT_BLOCK_MAPPED e4_fs_extents()
+ * reports its data blocks as initialized runs, each lblk at the pblk
+ * ext2fs_bmap2() looks up; without it, or with E4_EXT_UNWRITTEN_ONLY, the
+ * inode is not reported.
+ */
+static void test_block_mapped(void **state)
+{
+	struct fx *f = *state;
+	struct ext2_inode inode;
+	struct e4_extent_totals t;
+	struct got g;
+	ext2_ino_t ino;
+	blk64_t goal, glen, p, l;
+	int k, mine;
+
+	assert_int_equal(ext2fs_new_inode(f->fs, EXT2_ROOT_INO,
+					  LINUX_S_IFREG | 0644, 0, &ino), 0);
+	ext2fs_inode_alloc_stats2(f->fs, ino, +1, 0);
+	memset(&inode, 0, sizeof(inode));
+	inode.i_mode = LINUX_S_IFREG | 0644;
+	inode.i_links_count = 1;
+	assert_int_equal(ext2fs_inode_size_set(f->fs, &inode, 31 * BS), 0);
+	assert_int_equal(ext2fs_write_new_inode(f->fs, ino, &inode), 0);
+	assert_int_equal(ext2fs_new_range(f->fs, 0, 2000, 21, NULL, &goal,
+					  &glen), 0);
+	assert_int_equal(glen, 21);
+	for (l = 0; l < 21; l++)
+		ext2fs_block_alloc_stats2(f->fs, goal + l, +1);
+	for (l = 0; l < 21; l++) {
+		p = goal + l;	/* BMAP_ALLOC: the indirect block */
+		assert_int_equal(ext2fs_bmap2(f->fs, ino, NULL, NULL,
+					      BMAP_SET | BMAP_ALLOC,
+					      l < 20 ? l : 30, NULL, &p), 0);
+	}
+	assert_int_equal(ext2fs_read_inode(f->fs, ino, &inode), 0);
+	assert_false(inode.i_flags & EXT4_EXTENTS_FL);
+	assert_true(inode.i_block[EXT2_IND_BLOCK] &&
+		    (inode.i_block[EXT2_IND_BLOCK] < goal ||
+		     inode.i_block[EXT2_IND_BLOCK] >= goal + 21));
+	for (k = 0; k < 3; k++) {
+		int flags = k == 0 ? 0 : k == 1 ? E4_EXT_BLOCK_MAPPED :
+			E4_EXT_BLOCK_MAPPED | E4_EXT_UNWRITTEN_ONLY;
+
+		memset(&g, 0, sizeof(g));
+		memset(&t, 0, sizeof(t));
+		assert_int_equal(e4_fs_extents(f->fs, flags, collect, &g, &t),
+				 0);
+		for (l = 0, mine = 0; l < (blk64_t)g.n && l < 16; l++)
+			if (g.r[l].ino == ino)
+				mine++;
+		if (k != 1) {
+			assert_int_equal(mine, 0);
+			continue;
+		}
+		assert_int_equal(mine, 2);
+		for (l = 0; l < (blk64_t)g.n; l++) {
+			const struct e4_extent_rec *r = &g.r[l];
+			blk64_t i;
+
+			if (r->ino != ino)
+				continue;
+			assert_true(r->block_mapped);
+			assert_false(r->unwritten);
+			assert_true(r->lblk == 0 ? r->len == 20 :
+				    r->lblk == 30 && r->len == 1);
+			for (i = 0; i < r->len; i++) {
+				assert_int_equal(ext2fs_bmap2(f->fs, ino, NULL,
+							      NULL, 0,
+							      r->lblk + i,
+							      NULL, &p), 0);
+				assert_int_equal(r->pblk + i, p);
+			}
+		}
+		assert_int_equal(t.files, 3);	/* root, the fixture, ino */
+	}
 }
 
 static void test_mark_both_ways(void **state)
@@ -447,6 +527,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_list, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_block_mapped, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_mark_both_ways, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_zeroing, setup, teardown),
