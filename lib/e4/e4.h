@@ -1045,6 +1045,10 @@ void e4_state_free(struct e4_state *st);
  * the kernel's whole recovery (full and fast commits); to drop the fast
  * commits knowingly (e4replay --ignore-fast-commit), call
  * e4_plan_build() and e4_plan_replay().
+ * Like e2fsck, it replays a journal the kernel replays and then refuses
+ * to mount (a failed commit, a bad tag checksum): call
+ * e4_plan_mount_refused() on the plan first to follow the kernel, as
+ * e4replay does.
  * Returns 0, @scan->fail (nothing written), E4_ERR_FAST_COMMIT (nothing
  * written) or what e4_plan_replay() returns.
  */
@@ -2259,6 +2263,8 @@ void e4_fc_state_close(struct e4_fc_state *st);
  * memory on S_n first (e4_fc_state_open_plan()) so that a fast-commit
  * replay the kernel fails writes nothing (jbd2_journal_recover():
  * PASS_REPLAY, then the fast-commit replay before the journal is reset).
+ * A journal the kernel replays and then refuses to mount is replayed as
+ * e2fsck replays it (see e4_journal_replay(), e4_plan_mount_refused()).
  * Returns 0, scan->fail or scan->fc->fail (nothing written),
  * E4_ERR_FC_REPLAY_FAILS (nothing written), or the errors of
  * e4_plan_build(), e4_fc_state_open_plan(), e4_plan_replay_fc().
