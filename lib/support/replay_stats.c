@@ -851,15 +851,6 @@ int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
 			 PRIu64 " entries", wl->log_path, wl->ws->ncommits,
 			 wl->ws->all.entries);
 		retval = e4s_plot_wlog(r->plot, title, wl->ws, &why);
-		if (retval) {
-			if (why)
-				fprintf(stderr, "%s: while drawing %s: %s\n",
-					prog, r->plot, why);
-			else
-				com_err(prog, retval, "while writing %s",
-					r->plot);
-			rc |= 8;
-		}
 	} else if (r->plot) {
 		if (ost)
 			snprintf(title, sizeof(title), "%s: %" PRIu64 " live "
@@ -875,15 +866,14 @@ int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
 				  e4_jtrans_commit_diff_ns(&s->trans[0],
 							 &old->trans[0]) / 1e9 : 0,
 				  &why);
-		if (retval) {
-			if (why)
-				fprintf(stderr, "%s: while drawing %s: %s\n",
-					prog, r->plot, why);
-			else
-				com_err(prog, retval, "while writing %s",
-					r->plot);
-			rc |= 8;
-		}
+	}
+	if (r->plot && retval) {
+		if (why)
+			fprintf(stderr, "%s: while drawing %s: %s\n", prog,
+				r->plot, why);
+		else
+			com_err(prog, retval, "while writing %s", r->plot);
+		rc |= 8;
 	}
 out:
 	e4_plan_free(plan);
