@@ -343,11 +343,12 @@ int main(int argc, char **argv)
 	}
 	if (size >= 0) {
 		const char *why = NULL;
+		int shrink = 0;
 
 		errno = 0;
 		if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 			why = "-s needs a regular file";
-		else if (st.st_size > size)
+		else if ((shrink = st.st_size > size))
 			/* Shrinking would lose what lies past the range. */
 			why = "-s is smaller than the file: e4stamp never "
 			      "shrinks a file";
@@ -367,8 +368,7 @@ int main(int argc, char **argv)
 			close(fd);
 			if (created)
 				unlink(dev);
-			return st.st_size > size && S_ISREG(st.st_mode) ?
-				16 : 8;
+			return shrink ? 16 : 8;
 		}
 	}
 	end = lseek(fd, 0, SEEK_END);
