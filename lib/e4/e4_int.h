@@ -128,4 +128,49 @@ errcode_t e4_ro_flush(io_channel channel);
 errcode_t e4_ro_set_option(io_channel channel, const char *option,
 			   const char *arg);
 
+/* ---- jview.c: journal blocks read in place from the page cache -------- */
+
+struct e4_jview;
+
+/*
+ * e4_jview_open() - a view of @j's jblocks: mapped from the file or block
+ * device its channel names when the channel is plain unix_io (flushed
+ * here) and the mapping reads the journal superblock as the channel does;
+ * otherwise every request reads through the channel.  E4_NO_MMAP in the
+ * environment keeps the view off (tests of the channel path).  Returns 0
+ * (*@ret set, e4_jview_close()) or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret);
+
+/*
+ * e4_jview_dup() - a second view on the same mapping file for another
+ * thread, which never reads through the channel (io_channels are not
+ * thread-safe): its e4_jview_get() returns EXT2_ET_OP_NOT_SUPPORTED for
+ * what the mapping cannot serve.  Closed before the view it came from.
+ * Returns 0, EXT2_ET_OP_NOT_SUPPORTED (@v is not mapped) or
+ * EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_jview_dup(const struct e4_jview *v, struct e4_jview **ret);
+
+/* e4_jview_mapped() - 1 when @v reads from a mapping. */
+int e4_jview_mapped(const struct e4_jview *v);
+
+/*
+ * e4_jview_get() - *@data: @count consecutive jblocks from @jblk, valid
+ * until e4_jview_unpin(@v): in the mapping when they lie in one physical
+ * run and in the window mapped (which moves only when nothing is
+ * pinned), else read into @buf (@count jblocks of room; NULL: no read).
+ * Read-only either way.  Returns 0, EXT2_ET_OP_NOT_SUPPORTED (not mapped
+ * and no read allowed) or e4_journal_read()'s errors.
+ */
+errcode_t e4_jview_get(struct e4_jview *v, blk64_t jblk, blk64_t count,
+		       unsigned char *buf, const unsigned char **data);
+
+/* e4_jview_unpin() - the caller holds no pointer from @v any more: the
+ * window may move. */
+void e4_jview_unpin(struct e4_jview *v);
+
+/* e4_jview_close() - unmap and free @v (NULL: nothing). */
+void e4_jview_close(struct e4_jview *v);
+
 #endif /* E4_INT_H */

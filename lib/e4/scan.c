@@ -10,10 +10,12 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "e4.h"
 #include "e4_int.h"
@@ -35,6 +37,8 @@ struct lreader {
 	blk64_t		start, n;
 	blk64_t		log_end;
 	uint64_t	nreads;
+	struct e4_jview	*view;		/* in place from the page cache when
+					 * mapped (jview.c), else NULL */
 };
 
 /*
@@ -55,6 +59,13 @@ static errcode_t lr_get(struct lreader *r, blk64_t jblk,
 	end = jblk < r->log_end ? r->log_end : j->real_len;
 	if (jblk >= end)
 		return EXT2_ET_BAD_BLOCK_NUM;
+	if (e4_jview_mapped(r->view)) {
+		e4_jview_unpin(r->view);
+		if (!e4_jview_get(r->view, jblk, 1, NULL, p)) {
+			r->nreads++;
+			return 0;
+		}
+	}
 	count = end - jblk;
 	if (count > r->want)
 		count = r->want;
@@ -541,13 +552,97 @@ static int cmp_ptag_jblk(const void *a, const void *b)
 	return x->g->jblk < y->g->jblk ? -1 : x->g->jblk > y->g->jblk;
 }
 
+/* Pending tags a thread checks by itself (a view on the mapping), and
+ * threads for a log this size. */
+#define CHECK_THREADS_MIN	8192
+#define CHECK_THREADS_MAX	4
+
+/* One thread's share of the pending tags, pt[a, b), sorted by jblk. */
+struct ckpart {
+	struct ptag		*pt;
+	size_t			a, b;
+	struct e4_jview		*v;	/* a dup: never reads through the
+					 * channel */
+	const struct e4_jcodec	*codec;
+	unsigned int		bs;
+	blk64_t			cap;
+};
+
+/* Check the tags of @arg's share that the mapping serves; the rest stay
+ * E4_CSUM_PENDING for the caller.  A pthread start routine. */
+static void *check_part(void *arg)
+{
+	struct ckpart *c = arg;
+	const unsigned char *d;
+	size_t a, b, i;
+
+	for (a = c->a; a < c->b; a = b) {
+		for (b = a + 1; b < c->b && b - a < c->cap &&
+		     c->pt[b].g->jblk == c->pt[b - 1].g->jblk + 1; b++)
+			;
+		e4_jview_unpin(c->v);
+		if (e4_jview_get(c->v, c->pt[a].g->jblk, b - a, NULL, &d))
+			continue;
+		for (i = a; i < b; i++)
+			c->pt[i].g->csum_ok = e4_jtag_csum_ok(c->codec,
+					c->pt[i].g, c->pt[i].tid,
+					d + (i - a) * c->bs);
+	}
+	return NULL;
+}
+
+/*
+ * With a mapped view and a log worth it, check the pending tags on up to
+ * CHECK_THREADS_MAX threads (one per cpu), each a contiguous share of
+ * @pt in its own view on the mapping: the checksums read the page cache
+ * in place, as fast as the cpus go.  What a share cannot map is left
+ * pending.  Best effort: a thread that cannot start leaves its share.
+ */
+static void check_threaded(struct e4_jview *view, struct ptag *pt, size_t n,
+			   const struct e4_jcodec *codec, unsigned int bs,
+			   blk64_t cap)
+{
+	struct ckpart part[CHECK_THREADS_MAX];
+	pthread_t th[CHECK_THREADS_MAX];
+	int started[CHECK_THREADS_MAX] = { 0 };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nt, t;
+
+	if (!e4_jview_mapped(view) || n < CHECK_THREADS_MIN || ncpu < 2)
+		return;
+	nt = ncpu > CHECK_THREADS_MAX ? CHECK_THREADS_MAX : (size_t)ncpu;
+	for (t = 0; t < nt; t++) {
+		part[t].pt = pt;
+		part[t].a = n * t / nt;
+		part[t].b = n * (t + 1) / nt;
+		part[t].codec = codec;
+		part[t].bs = bs;
+		part[t].cap = cap;
+		part[t].v = NULL;
+		if (e4_jview_dup(view, &part[t].v))
+			continue;
+		/* share 0 on this thread */
+		started[t] = t && !pthread_create(&th[t], NULL, check_part,
+						  &part[t]);
+	}
+	if (part[0].v)
+		check_part(&part[0]);
+	for (t = 0; t < nt; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		e4_jview_close(part[t].v);
+	}
+}
+
 errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 {
 	unsigned int bs = j->blocksize;
 	blk64_t cap = CHUNK_BYTES / bs;
 	struct e4_jcodec codec;
+	struct e4_jview *view = NULL;
 	struct ptag *pt = NULL;
 	unsigned char *buf = NULL;
+	const unsigned char *d;
 	size_t n = 0, i, k, a, b;
 	errcode_t retval;
 
@@ -557,6 +652,8 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 	retval = ext2fs_get_array(s->ncsum_pending, sizeof(*pt), &pt);
 	if (!retval)
 		retval = ext2fs_get_mem(cap * bs, &buf);
+	if (!retval)
+		retval = e4_jview_open(j, &view);
 	if (retval)
 		goto out;
 	for (i = 0; i < s->ntrans; i++)
@@ -567,11 +664,19 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 				pt[n++].tid = s->trans[i].tid;
 			}
 	xsort(pt, n, sizeof(*pt), cmp_ptag_jblk);
+	check_threaded(view, pt, n, &codec, bs, cap);
+	/* what the threads left (or all of it): runs on this thread */
 	for (a = 0; a < n; a = b) {
+		if (pt[a].g->csum_ok != E4_CSUM_PENDING) {
+			b = a + 1;
+			continue;
+		}
 		for (b = a + 1; b < n && b - a < cap &&
+		     pt[b].g->csum_ok == E4_CSUM_PENDING &&
 		     pt[b].g->jblk == pt[b - 1].g->jblk + 1; b++)
 			;
-		if (e4_journal_read(j, pt[a].g->jblk, b - a, buf)) {
+		e4_jview_unpin(view);
+		if (e4_jview_get(view, pt[a].g->jblk, b - a, buf, &d)) {
 			/* As the scan: an unreadable copy fails. */
 			for (i = a; i < b; i++)
 				pt[i].g->csum_ok = !e4_journal_read(j,
@@ -582,11 +687,12 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 		}
 		for (i = a; i < b; i++)
 			pt[i].g->csum_ok = e4_jtag_csum_ok(&codec, pt[i].g,
-					pt[i].tid, buf + (i - a) * bs);
+					pt[i].tid, d + (i - a) * bs);
 	}
 	s->ncsum_pending = 0;
 	count_bad_tags(s);
 out:
+	e4_jview_close(view);
 	ext2fs_free_mem(&pt);
 	ext2fs_free_mem(&buf);
 	return retval;
@@ -686,6 +792,10 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	if (!retval)
 		retval = ext2fs_get_array(sc.dmax, sizeof(*sc.drevs),
 					  &sc.drevs);
+	/* Every copy read: in place when the channel allows it (a deferred
+	 * scan reads only the few blocks between the copies). */
+	if (!retval && !sc.defer && j->jsb.start)
+		retval = e4_jview_open(j, &sc.r.view);
 	if (retval)
 		goto out;
 
@@ -713,6 +823,7 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	scan_fc(&sc);
 	retval = fc_scan(j, flags, s);
 out:
+	e4_jview_close(sc.r.view);
 	ext2fs_free_mem(&sc.r.buf);
 	ext2fs_free_mem(&sc.dtags);
 	ext2fs_free_mem(&sc.drevs);

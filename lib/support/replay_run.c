@@ -587,22 +587,26 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	int defer;
 
 	*plan = NULL;
-	/* Only --replay-anyway checks the tag checksums in its one read of
-	 * the log (E4_SCANF_DEFER_CSUM): a bad one makes the kernel refuse
+	/* A replay reads only the descriptor, revoke and commit blocks in
+	 * the scan (E4_SCANF_DEFER_CSUM).  --replay-anyway checks the tag
+	 * checksums in its one read of the log; a plain replay checks them
+	 * all right after the scan (e4_jscan_check_tags(): in place and on
+	 * every cpu where it can), since a bad one makes the kernel refuse
 	 * the mount (e4_plan_mount_refused()), which must be known before
 	 * the first write. */
 	defer = !r->dry_run && !r->verbose && !r->check_order &&
-		!r->upto_set && r->replay_anyway;
+		!r->upto_set;
 	retval = e4_journal_scan(j, (r->upto_set ? E4_SCANF_UPTO : 0) |
 				 (defer ? E4_SCANF_DEFER_CSUM : 0) |
 				 (r->check_order ? E4_SCANF_HASH : 0), r->upto,
 				 scan);
-	/* Nothing replayed after all (e4s_replay_decide() refuses or plans
-	 * only, or e4_plan_replay() refuses a read-only target), or fast
-	 * commits to replay on S_n (fc_state.c builds it from the plan): the
-	 * report and S_n need every checksum now. */
+	/* A plain replay; nothing replayed after all (e4s_replay_decide()
+	 * refuses or plans only, or e4_plan_replay() refuses a read-only
+	 * target), or fast commits to replay on S_n (fc_state.c builds it
+	 * from the plan): the report and S_n need every checksum now. */
 	if (!retval && (*scan)->ncsum_pending &&
-	    ((*scan)->fail || (*scan)->fc_live || (*scan)->fc ||
+	    (!r->replay_anyway || (*scan)->fail || (*scan)->fc_live ||
+	     (*scan)->fc ||
 	     !(*scan)->start_jblk ||
 	     !e4s_needs_recovery(j->fs) ||
 	     (!r->output && (!(j->flags & E4_JOURNAL_RW) ||

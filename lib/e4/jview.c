@@ -1,0 +1,249 @@
+/*
+ * jview.c --- a read-only view of journal blocks straight from the page
+ * cache: when the journal's channel is libext2fs's plain unix_io on a
+ * regular file or block device, windows of the file are mapped
+ * (mmap(2), MAP_SHARED, PROT_READ) and a caller gets a pointer to the
+ * logged copies instead of a copy of them; otherwise, or for a range a
+ * window cannot serve, the blocks are read through the channel
+ * (e4_journal_read()) into the caller's buffer, as before.
+ *
+ * Why: a replay that checks every tag checksum before its first write
+ * reads the log twice; each read through pread(2) is a page-cache copy
+ * (the largest part of the replay's time).  Through a mapping the check
+ * reads the page cache in place and the replay writes straight from it.
+ *
+ * Safety: a fault on a mapping whose page cannot be read is SIGBUS, not
+ * an error.  Every window is populated with MADV_POPULATE_READ first,
+ * which returns the read error instead (Linux 5.14); when it is not
+ * there, or fails, the view reads through the channel, which reports the
+ * error as every other read does.  The view is used only on a channel
+ * whose writes are its own (unix_io, flushed when the view opens): a
+ * stacked channel (undo, fault injection, overlay, capture) keeps its
+ * reads.  The mapping is checked against the channel once: the journal
+ * superblock's block must read the same both ways (a channel opened with
+ * an offset= option, say, maps elsewhere: the view then stays off).
+ *
+ * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "e4_int.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ	22	/* Linux 5.14 uapi */
+#endif
+
+#define JVIEW_WINDOW	(8U << 20)	/* bytes mapped at a time: bounds
+					 * the file pages counted in RSS */
+
+struct e4_jview {
+	e4_journal_t	j;
+	int		fd;		/* -1: every request reads through
+					 * the channel */
+	int		own_fd;		/* close fd with the view */
+	int		fallback;	/* may read through the channel */
+	int		nomap;		/* mapping given up (no
+					 * MADV_POPULATE_READ) */
+	int		pinned;		/* pointers into win handed out since
+					 * the last e4_jview_unpin() */
+	off_t		size;		/* bytes in the file or device */
+	long		pagesize;
+	unsigned char	*win;		/* the window mapped, or NULL */
+	off_t		wstart;		/* its first byte in the file */
+	size_t		wlen;
+};
+
+/* The physical run at @jblk: its first byte and how many jblocks follow
+ * contiguously on the channel (at most @want). */
+static errcode_t phys_run(e4_journal_t j, blk64_t jblk, blk64_t want,
+			  off_t *off, blk64_t *len)
+{
+	blk64_t pblk, p2, n;
+	errcode_t retval;
+
+	retval = e4_journal_bmap(j, jblk, &pblk);
+	if (retval)
+		return retval;
+	for (n = 1; n < want; n++)
+		if (e4_journal_bmap(j, jblk + n, &p2) || p2 != pblk + n)
+			break;
+	*off = (off_t)pblk * j->blocksize;
+	*len = n;
+	return 0;
+}
+
+static void unmap_window(struct e4_jview *v)
+{
+	if (v->win)
+		munmap(v->win, v->wlen);
+	v->win = NULL;
+	v->wlen = 0;
+}
+
+/* Map a window holding [@off, @off + @len): 0, or -1 (not mapped). */
+static int map_window(struct e4_jview *v, off_t off, size_t len)
+{
+	off_t start = off - off % v->pagesize;
+	size_t wlen = JVIEW_WINDOW;
+	void *m;
+
+	if (off + (off_t)len > v->size)
+		return -1;
+	if ((size_t)(off + len - start) > wlen)
+		wlen = off + len - start;
+	wlen = (wlen + v->pagesize - 1) / v->pagesize * v->pagesize;
+	if (start + (off_t)wlen > v->size)
+		wlen = v->size - start;	/* mmap rounds the tail page */
+	unmap_window(v);
+	m = mmap(NULL, wlen, PROT_READ, MAP_SHARED, v->fd, start);
+	if (m == MAP_FAILED)
+		return -1;
+	if (madvise(m, wlen, MADV_POPULATE_READ)) {
+		int e = errno;
+
+		munmap(m, wlen);
+		if (e == EINVAL)	/* no MADV_POPULATE_READ: no safe */
+			v->nomap = 1;	/* mapping at all */
+		return -1;
+	}
+	v->win = m;
+	v->wstart = start;
+	v->wlen = wlen;
+	return 0;
+}
+
+/* The mapped bytes [@off, @off + @len), or NULL. */
+static const unsigned char *mapped(struct e4_jview *v, off_t off, size_t len)
+{
+	if (v->fd < 0 || v->nomap)
+		return NULL;
+	if (!v->win || off < v->wstart ||
+	    off + (off_t)len > v->wstart + (off_t)v->wlen) {
+		/* a caller still holds pointers into this window */
+		if (v->pinned || map_window(v, off, len))
+			return NULL;
+	}
+	v->pinned = 1;
+	return v->win + (off - v->wstart);
+}
+
+/* May @j's reads come from a mapping of the file its channel names? */
+static int mappable(e4_journal_t j)
+{
+	return j->io && j->io->manager == unix_io_manager && j->io->name &&
+		j->io->block_size == (int)j->blocksize;
+}
+
+errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret)
+{
+	struct e4_jview *v;
+	const unsigned char *sb;
+	struct stat st;
+	errcode_t retval;
+
+	*ret = NULL;
+	retval = ext2fs_get_memzero(sizeof(*v), &v);
+	if (retval)
+		return retval;
+	v->j = j;
+	v->fd = -1;
+	v->fallback = 1;
+	v->pagesize = sysconf(_SC_PAGESIZE);
+	if (v->pagesize <= 0)
+		v->pagesize = 4096;
+	*ret = v;
+	if (getenv("E4_NO_MMAP") || !mappable(j) || io_channel_flush(j->io))
+		return 0;
+	v->fd = open(j->io->name, O_RDONLY | O_CLOEXEC);
+	if (v->fd < 0)
+		return 0;
+	v->own_fd = 1;
+	if (fstat(v->fd, &st) || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		goto off;
+	v->size = lseek(v->fd, 0, SEEK_END);
+	if (v->size <= 0)
+		goto off;
+	/* the same bytes both ways, or the mapping is not the channel's */
+	if (e4_jview_get(v, j->sb_jblk, 1, NULL, &sb) || !sb ||
+	    memcmp(sb, j->sb, j->blocksize))
+		goto off;
+	e4_jview_unpin(v);
+	return 0;
+off:
+	unmap_window(v);
+	close(v->fd);
+	v->fd = -1;
+	v->own_fd = 0;
+	return 0;
+}
+
+errcode_t e4_jview_dup(const struct e4_jview *v, struct e4_jview **ret)
+{
+	struct e4_jview *d;
+	errcode_t retval;
+
+	*ret = NULL;
+	if (!e4_jview_mapped(v))
+		return EXT2_ET_OP_NOT_SUPPORTED;
+	retval = ext2fs_get_memzero(sizeof(*d), &d);
+	if (retval)
+		return retval;
+	d->j = v->j;
+	d->fd = v->fd;
+	d->size = v->size;
+	d->pagesize = v->pagesize;
+	*ret = d;
+	return 0;
+}
+
+int e4_jview_mapped(const struct e4_jview *v)
+{
+	return v && v->fd >= 0 && !v->nomap;
+}
+
+errcode_t e4_jview_get(struct e4_jview *v, blk64_t jblk, blk64_t count,
+		       unsigned char *buf, const unsigned char **data)
+{
+	unsigned int bs = v->j->blocksize;
+	const unsigned char *m;
+	blk64_t len;
+	off_t off;
+
+	*data = NULL;
+	if (e4_jview_mapped(v) && count &&
+	    !phys_run(v->j, jblk, count, &off, &len) && len == count &&
+	    count <= JVIEW_WINDOW / bs) {
+		m = mapped(v, off, count * bs);
+		if (m) {
+			*data = m;
+			return 0;
+		}
+	}
+	if (!v->fallback || !buf)
+		return EXT2_ET_OP_NOT_SUPPORTED;
+	*data = buf;
+	return e4_journal_read(v->j, jblk, count, buf);
+}
+
+void e4_jview_unpin(struct e4_jview *v)
+{
+	if (v)
+		v->pinned = 0;
+}
+
+void e4_jview_close(struct e4_jview *v)
+{
+	if (!v)
+		return;
+	unmap_window(v);
+	if (v->own_fd && v->fd >= 0)
+		close(v->fd);
+	ext2fs_free_mem(&v);
+}
