@@ -147,7 +147,7 @@ errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret);
  * thread, which never reads through the channel (io_channels are not
  * thread-safe): its e4_jview_get() returns EXT2_ET_OP_NOT_SUPPORTED for
  * what the mapping cannot serve.  Closed before the view it came from.
- * Returns 0, EXT2_ET_OP_NOT_SUPPORTED (@v is not mapped) or
+ * Returns 0, EXT2_ET_OP_NOT_SUPPORTED (@v has no file) or
  * EXT2_ET_NO_MEMORY.
  */
 errcode_t e4_jview_dup(const struct e4_jview *v, struct e4_jview **ret);

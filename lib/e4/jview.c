@@ -190,13 +190,14 @@ errcode_t e4_jview_dup(const struct e4_jview *v, struct e4_jview **ret)
 	errcode_t retval;
 
 	*ret = NULL;
-	if (!e4_jview_mapped(v))
+	if (v->fd < 0)
 		return EXT2_ET_OP_NOT_SUPPORTED;
 	retval = ext2fs_get_memzero(sizeof(*d), &d);
 	if (retval)
 		return retval;
 	d->j = v->j;
 	d->fd = v->fd;
+	d->nomap = v->nomap;
 	d->size = v->size;
 	d->pagesize = v->pagesize;
 	*ret = d;

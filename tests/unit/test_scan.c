@@ -6,7 +6,10 @@
  * wrap at the log end with a fast-commit area), and journals opened
  * with no fs (e4_journal_open_file(): raw, journal device, neither).
  */
+#include <unistd.h>
+
 #include "unit.h"
+#include "e4_int.h"
 
 #define BS	1024U
 #define NBLK	64U
@@ -536,6 +539,171 @@ static void test_open_file(void **state)
 	e4_memimg_free(&m);
 }
 
+/* ---- jview.c and the threaded tag check, on a journal file ----------- */
+
+#define BIGN	12288U		/* 12 MiB of 1 KiB jblocks: past one window */
+#define BIGT	200U		/* transactions of ... */
+#define BIGK	50U		/* ... tags each: 10000 checksums pending */
+
+/* A raw journal of BIGN jblocks in a file: BIGT transactions of BIGK
+ * copies, v3 checksums; the copy of tid 150's 8th tag corrupted.
+ * Returns the file's path (unlink() it) and the jblock of the bad copy. */
+static char *big_journal(blk64_t *bad_jblk)
+{
+	static char path[] = "/tmp/e4-test-jview.XXXXXX";
+	uint8_t *img = calloc(BIGN, BS), *s = img, seq[4];
+	uint32_t seed, pos = 1, t, k;
+	int fd;
+
+	assert_non_null(img);
+	header(s, JBD2_SUPERBLOCK_V2, 0);
+	e4_put_be32(s + JSB_BLOCKSIZE, BS);
+	e4_put_be32(s + JSB_MAXLEN, BIGN);
+	e4_put_be32(s + JSB_FIRST, 1);
+	e4_put_be32(s + JSB_SEQUENCE, 1);
+	e4_put_be32(s + JSB_START, 1);
+	e4_put_be32(s + JSB_FEATURE_INCOMPAT, V3 | B64);
+	memset(s + JSB_UUID, 0x42, 16);
+	s[JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+	e4_jsb_set_csum(s);
+	seed = e4_crc32c(~0U, s + JSB_UUID, 16);
+	for (t = 1; t <= BIGT; t++) {
+		uint8_t *d = img + (size_t)pos * BS, *c;
+		size_t off = JBD2_HEADER_SIZE;
+
+		header(d, JBD2_DESCRIPTOR_BLOCK, t);
+		pos++;
+		for (k = 0; k < BIGK; k++, pos++) {
+			uint8_t *data = img + (size_t)pos * BS;
+			uint64_t fsblk = 1000 + t * BIGK + k;
+
+			memset(data, (int)(fsblk & 0xff), BS);
+			e4_put_be64(data + 8, fsblk);
+			e4_put_be32(seq, t);
+			put_tag(d, &off, V3 | B64, fsblk,
+				(k ? JBD2_FLAG_SAME_UUID : 0) |
+				(k + 1 == BIGK ? JBD2_FLAG_LAST_TAG : 0),
+				e4_crc32c(e4_crc32c(seed, seq, 4), data, BS));
+			if (t == 150 && k == 7) {
+				data[100] ^= 1;
+				*bad_jblk = pos;
+			}
+		}
+		e4_put_be32(d + BS - 4, e4_crc32c(seed, d, BS));
+		c = img + (size_t)pos++ * BS;
+		header(c, JBD2_COMMIT_BLOCK, t);
+		c[COMMIT_CHKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+		c[COMMIT_CHKSUM_SIZE] = 4;
+		e4_put_be64(c + COMMIT_SEC, 1000 + t);
+		e4_put_be32(c + COMMIT_CHKSUM, e4_crc32c(seed, c, BS));
+	}
+	assert_true(pos < BIGN);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, img, (size_t)BIGN * BS),
+			 (ssize_t)BIGN * BS);
+	assert_int_equal(close(fd), 0);
+	free(img);
+	return path;
+}
+
+/* Every tag's csum_ok of @s, in log order, into @ok (BIGT * BIGK). */
+static void csums(const struct e4_jscan *s, int *ok)
+{
+	size_t i, k, n = 0;
+
+	assert_int_equal(s->ncommitted, BIGT);
+	for (i = 0; i < s->ntrans; i++)
+		for (k = 0; k < s->trans[i].ntags; k++)
+			ok[n++] = s->trans[i].tags[k].csum_ok;
+	assert_int_equal(n, BIGT * BIGK);
+}
+
+static void test_jview(void **state)
+{
+	static int ok_scan[BIGT * BIGK], ok_defer[BIGT * BIGK];
+	static uint8_t buf[4 * BS], ref[4 * BS];
+	const unsigned char *d;
+	struct e4_jview *v, *v2;
+	struct e4_jscan *s;
+	blk64_t bad = 0, far = 11000;
+	e4_journal_t j;
+	char *path = big_journal(&bad);
+	size_t i;
+	int pass;
+
+	(void)state;
+	assert_int_equal(e4_journal_open_file(path, NULL, NULL, 0, &j), 0);
+
+	/* The mapping reads what the channel reads. */
+	assert_int_equal(e4_jview_open(j, &v), 0);
+	assert_true(e4_jview_mapped(v));
+	assert_int_equal(e4_jview_get(v, 10, 3, buf, &d), 0);
+	assert_ptr_not_equal(d, buf);
+	assert_int_equal(e4_journal_read(j, 10, 3, ref), 0);
+	assert_memory_equal(d, ref, 3 * BS);
+	/* Pinned: a block outside the window is read into buf instead of
+	 * moving the window under the pointer handed out. */
+	assert_int_equal(e4_jview_get(v, far, 2, buf, &d), 0);
+	assert_ptr_equal(d, buf);
+	assert_int_equal(e4_journal_read(j, far, 2, ref), 0);
+	assert_memory_equal(buf, ref, 2 * BS);
+	assert_int_equal(e4_jview_get(v, far, 2, NULL, &d),
+			 EXT2_ET_OP_NOT_SUPPORTED);
+	/* Unpinned, it moves. */
+	e4_jview_unpin(v);
+	assert_int_equal(e4_jview_get(v, far, 2, NULL, &d), 0);
+	assert_memory_equal(d, ref, 2 * BS);
+	/* A dup (no channel) reads the same. */
+	assert_int_equal(e4_jview_dup(v, &v2), 0);
+	assert_int_equal(e4_jview_get(v2, far, 2, NULL, &d), 0);
+	assert_memory_equal(d, ref, 2 * BS);
+	e4_jview_close(v2);
+	/* Past the journal: refused, as a read is. */
+	e4_jview_unpin(v);
+	assert_int_equal(e4_jview_get(v, BIGN, 1, buf, &d),
+			 EXT2_ET_BAD_BLOCK_NUM);
+	e4_jview_close(v);
+
+	/* E4_NO_MMAP: every request through the channel. */
+	setenv("E4_NO_MMAP", "1", 1);
+	assert_int_equal(e4_jview_open(j, &v), 0);
+	assert_false(e4_jview_mapped(v));
+	assert_int_equal(e4_jview_dup(v, &v2), EXT2_ET_OP_NOT_SUPPORTED);
+	assert_int_equal(e4_jview_get(v, 10, 3, buf, &d), 0);
+	assert_ptr_equal(d, buf);
+	e4_jview_close(v);
+	unsetenv("E4_NO_MMAP");
+
+	/* The scan checking every tag, and a deferred scan whose 10000
+	 * pending tags e4_jscan_check_tags() checks (on several threads
+	 * here, mapped; then on this thread through the channel): the same
+	 * verdict on every tag, the one bad copy found. */
+	assert_int_equal(e4_journal_scan(j, 0, 0, &s), 0);
+	csums(s, ok_scan);
+	assert_int_equal(s->nbad_tag_csum, 1);
+	e4_jscan_free(s);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			setenv("E4_NO_MMAP", "1", 1);
+		assert_int_equal(e4_journal_scan(j, E4_SCANF_DEFER_CSUM, 0,
+						 &s), 0);
+		assert_int_equal(s->ncsum_pending, BIGT * BIGK);
+		assert_int_equal(e4_jscan_check_tags(j, s), 0);
+		assert_int_equal(s->ncsum_pending, 0);
+		assert_int_equal(s->nbad_tag_csum, 1);
+		csums(s, ok_defer);
+		assert_memory_equal(ok_scan, ok_defer, sizeof(ok_scan));
+		for (i = 0; i < BIGT * BIGK; i++)
+			assert_int_equal(ok_defer[i], i != 149 * BIGK + 7);
+		assert_int_equal(s->trans[149].tags[7].jblk, bad);
+		e4_jscan_free(s);
+	}
+	unsetenv("E4_NO_MMAP");
+	assert_int_equal(e4_journal_close(j), 0);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_scan_wrap_fc),
 		cmocka_unit_test(test_scan_no_log),
 		cmocka_unit_test(test_open_file),
+		cmocka_unit_test(test_jview),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
