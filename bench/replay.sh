@@ -14,6 +14,7 @@
 # Usage: bench/replay.sh            (BENCH_DIR=bench/out RUNS=5)
 #        DEBUGFS=1 bench/replay.sh  (also time debugfs -w -R journal_run)
 #        BENCH_DIR=/dev/shm/e4b bench/replay.sh   (image on tmpfs)
+#        E4ARGS=--replay-anyway bench/replay.sh   (options for e4replay)
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 E4REPLAY=${E4REPLAY:-$TOP/misc/e4replay}
@@ -63,7 +64,8 @@ while [ $run -le "$RUNS" ]; do
 	cp --sparse=always "$crash" "$BENCH_DIR/a.img"
 	cp --sparse=always "$crash" "$BENCH_DIR/b.img"
 	cat "$BENCH_DIR/a.img" "$BENCH_DIR/b.img" >/dev/null	# warm cache
-	secs_rss "$E4REPLAY" "$BENCH_DIR/a.img" >>"$BENCH_DIR/e4.txt"
+	# shellcheck disable=SC2086 # E4ARGS: options, split on purpose
+	secs_rss "$E4REPLAY" $E4ARGS "$BENCH_DIR/a.img" >>"$BENCH_DIR/e4.txt"
 	secs_rss e2fsck -E journal_only -y "$BENCH_DIR/b.img" \
 		>>"$BENCH_DIR/fsck.txt"
 	if [ -n "$DEBUGFS" ]; then
@@ -87,7 +89,8 @@ rm -f "$BENCH_DIR/a.img" "$BENCH_DIR/b.img"
 e4=$BENCH_DIR/e4.txt
 fk=$BENCH_DIR/fsck.txt
 echo "median (min-max) of $RUNS interleaved runs:"
-echo "  e4replay               wall $(col "$e4" 1) s, cpu $(col "$e4" 3) s," \
+printf '  %-22s ' "e4replay${E4ARGS:+ $E4ARGS}"
+echo "wall $(col "$e4" 1) s, cpu $(col "$e4" 3) s," \
 	"peak RSS $(col "$e4" 2) KiB"
 echo "  e2fsck -E journal_only wall $(col "$fk" 1) s, cpu $(col "$fk" 3) s," \
 	"peak RSS $(col "$fk" 2) KiB"

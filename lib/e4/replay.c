@@ -182,7 +182,13 @@ static errcode_t write_blocks(const struct e4_plan *p,
 			e4_jblock_unescape(rbuf + idx[i] * bs,
 					   bt[idx[i]].g->flags &
 					   JBD2_FLAG_ESCAPE);
-		qsort_r(idx, nw, sizeof(*idx), cmp_idx_fsblk, bt);
+		/* (a file written in order is logged in order: often
+		 * sorted already) */
+		for (i = 1; i < nw && bt[idx[i - 1]].g->fsblk <
+			    bt[idx[i]].g->fsblk; i++)
+			;
+		if (i < nw)
+			qsort_r(idx, nw, sizeof(*idx), cmp_idx_fsblk, bt);
 		for (i = 0; i < nw; ) {
 			blk64_t start = bt[idx[i]].g->fsblk;
 			unsigned char *src = rbuf + idx[i] * bs;

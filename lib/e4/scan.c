@@ -663,7 +663,11 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 				pt[n].g = &s->trans[i].tags[k];
 				pt[n++].tid = s->trans[i].tid;
 			}
-	xsort(pt, n, sizeof(*pt), cmp_ptag_jblk);
+	/* in log order: sorted unless the log wraps */
+	for (i = 1; i < n && pt[i - 1].g->jblk < pt[i].g->jblk; i++)
+		;
+	if (i < n)
+		xsort(pt, n, sizeof(*pt), cmp_ptag_jblk);
 	check_threaded(view, pt, n, &codec, bs, cap);
 	/* what the threads left (or all of it): runs on this thread */
 	for (a = 0; a < n; a = b) {
