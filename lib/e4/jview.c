@@ -15,8 +15,9 @@
  * Safety: a fault on a mapping whose page cannot be read is SIGBUS, not
  * an error.  Every window is populated with MADV_POPULATE_READ first,
  * which returns the read error instead (Linux 5.14); when it is not
- * there, or fails, the view reads through the channel, which reports the
- * error as every other read does.  The view is used only on a channel
+ * there, or fails once, the view gives up its mapping and every later
+ * read goes through the channel, which reports the error as every other
+ * read does.  The view is used only on a channel
  * whose writes are its own (unix_io, flushed when the view opens): a
  * stacked channel (undo, fault injection, overlay, capture) keeps its
  * reads.  The mapping is checked against the channel once: the journal
@@ -27,7 +28,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -50,7 +50,8 @@ struct e4_jview {
 	int		own_fd;		/* close fd with the view */
 	int		fallback;	/* may read through the channel */
 	int		nomap;		/* mapping given up (no
-					 * MADV_POPULATE_READ) */
+					 * MADV_POPULATE_READ, or a window
+					 * it could not populate) */
 	int		pinned;		/* pointers into win handed out since
 					 * the last e4_jview_unpin() */
 	off_t		size;		/* bytes in the file or device */
@@ -106,11 +107,15 @@ static int map_window(struct e4_jview *v, off_t off, size_t len)
 	if (m == MAP_FAILED)
 		return -1;
 	if (madvise(m, wlen, MADV_POPULATE_READ)) {
-		int e = errno;
-
+		/* EINVAL: no MADV_POPULATE_READ, so no safe mapping at all;
+		 * any other error (EIO, EFAULT, ENOMEM, EHWPOISON): a page
+		 * of the window cannot be read, and every later window
+		 * holding it would read it again (on a failing disk each
+		 * try may take seconds).  Either way the view gives up its
+		 * mapping: the channel reads the rest and reports the
+		 * error where the read fails, as without the view. */
 		munmap(m, wlen);
-		if (e == EINVAL)	/* no MADV_POPULATE_READ: no safe */
-			v->nomap = 1;	/* mapping at all */
+		v->nomap = 1;
 		return -1;
 	}
 	v->win = m;
