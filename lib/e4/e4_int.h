@@ -135,7 +135,8 @@ struct e4_jview;
 /*
  * e4_jview_open() - a view of @j's jblocks: mapped from the file or block
  * device its channel names when the channel is plain unix_io (flushed
- * here) and the mapping reads the journal superblock as the channel does;
+ * here) and the mapping reads the journal superblock and the file's last
+ * whole block as the channel does (no offset= option on the channel);
  * otherwise every request reads through the channel.  E4_NO_MMAP in the
  * environment keeps the view off (tests of the channel path).  Returns 0
  * (*@ret set, e4_jview_close()) or EXT2_ET_NO_MEMORY.

@@ -21,8 +21,9 @@
  * whose writes are its own (unix_io, flushed when the view opens): a
  * stacked channel (undo, fault injection, overlay, capture) keeps its
  * reads.  The mapping is checked against the channel once: the journal
- * superblock's block must read the same both ways (a channel opened with
- * an offset= option, say, maps elsewhere: the view then stays off).
+ * superblock's block and the file's last whole block must read the same
+ * both ways (a channel opened with an offset= option maps elsewhere: the
+ * view then stays off; no_offset() says why two blocks are enough).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -146,6 +147,36 @@ static int mappable(e4_journal_t j)
 		j->io->block_size == (int)j->blocksize;
 }
 
+/*
+ * Does the channel read the file from its first byte, as the mapping
+ * does?  A channel opened with an offset= option (a name "FILE?offset=N"
+ * or io_options given to ext2fs_open2()) reads byte N + b for b: the
+ * journal superblock matching both ways rules out 0 < N < a block (the
+ * superblock would be periodic with period N: its magic would repeat in
+ * its zero tail), and the last whole block of the file read through the
+ * channel rules out N > the bytes past it (less than a block): that read
+ * runs past the end (EXT2_ET_SHORT_READ).  A file holding another copy
+ * of the journal at N passes the first test; it fails this one.
+ */
+static int no_offset(struct e4_jview *v)
+{
+	unsigned int bs = v->j->blocksize;
+	blk64_t last = v->size / bs;
+	unsigned char *buf;
+	int same;
+
+	/* (the file's bytes read by pread(2): a window mapped there would
+	 * populate megabytes of the file's tail for one block) */
+	if (!last || ext2fs_get_mem(2 * bs, &buf))
+		return 0;
+	same = !io_channel_read_blk64(v->j->io, last - 1, 1, buf) &&
+		pread(v->fd, buf + bs, bs, (off_t)(last - 1) * bs) ==
+			(ssize_t)bs &&
+		!memcmp(buf, buf + bs, bs);
+	ext2fs_free_mem(&buf);
+	return same;
+}
+
 errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret)
 {
 	struct e4_jview *v;
@@ -180,6 +211,8 @@ errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret)
 	    memcmp(sb, j->sb, j->blocksize))
 		goto off;
 	e4_jview_unpin(v);
+	if (!no_offset(v))
+		goto off;
 	return 0;
 off:
 	unmap_window(v);
