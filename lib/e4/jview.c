@@ -23,10 +23,11 @@
  * use is one 8 MiB window per view, one view per checking thread.)  The
  * view is used only on a channel whose writes are its own (unix_io,
  * flushed when the view opens): a stacked channel (undo, fault
- * injection, overlay, capture) keeps its reads.  The mapping is checked against the channel once: the journal superblock's
- * block and the file's last whole block must read the same both ways (a
- * channel opened with an offset= option maps elsewhere: the view then
- * stays off; no_offset() says why two blocks are enough).
+ * injection, overlay, capture) keeps its reads.  The mapping is checked
+ * against the channel once: the journal superblock's block and the
+ * file's last whole block must read the same both ways (a channel opened
+ * with an offset= option maps elsewhere: the view then stays off;
+ * no_offset() says why two blocks are enough).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
