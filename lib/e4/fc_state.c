@@ -58,7 +58,7 @@ errcode_t e4_fc_state_open(io_channel lower, unsigned int blocksize,
 	retval = e4_cow_create(lower, blocksize, &st->cow);
 	if (retval)
 		goto fail;
-	retval = ext2fs_open2(e4_cow_name(st->cow), NULL, EXT2_FLAG_RW |
+	retval = ext2fs_open2(e4_cow_name(st->cow), "", EXT2_FLAG_RW |
 			      EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS |
 			      EXT2_FLAG_SKIP_MMP, 0, 0, e4_cow_io_manager,
 			      &st->fs);

@@ -353,7 +353,7 @@ io_manager e4_overlay_io_manager = &struct_overlay_manager;
 
 errcode_t e4_overlay_open_fs(e4_overlay_t ov, int flags, ext2_filsys *ret)
 {
-	return ext2fs_open2(ov->name, NULL, (flags & ~EXT2_FLAG_RW) |
+	return ext2fs_open2(ov->name, "", (flags & ~EXT2_FLAG_RW) |
 			    EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS,
 			    0, 0, e4_overlay_io_manager, ret);
 }

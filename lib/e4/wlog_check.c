@@ -231,7 +231,7 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 	errcode_t retval;
 
 	memset(r, 0, sizeof(*r));
-	retval = ext2fs_open2(e4_wlog_dev_name(c->d), NULL, EXT2_FLAG_64BITS |
+	retval = ext2fs_open2(e4_wlog_dev_name(c->d), "", EXT2_FLAG_64BITS |
 			      EXT2_FLAG_SKIP_MMP |
 			      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
 			      e4_wlog_io_manager, &r->dfs);

@@ -348,7 +348,7 @@ static int is_journal_dev(const char *device)
 	ext2_filsys fs = NULL;
 	int r;
 
-	if (ext2fs_open2(device, NULL, EXT2_FLAG_64BITS |
+	if (ext2fs_open2(device, "", EXT2_FLAG_64BITS |
 			 EXT2_FLAG_JOURNAL_DEV_OK | EXT2_FLAG_SKIP_MMP, 0, 0,
 			 unix_io_manager, &fs))
 		return 0;
@@ -401,7 +401,7 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 	retval = e4s_fault_wrap(prog, 0, device, &io, &open_name);
 	if (retval)
 		return retval;
-	retval = ext2fs_open2(open_name, NULL, open_flags, 0, 0, io, ret);
+	retval = ext2fs_open2(open_name, "", open_flags, 0, 0, io, ret);
 	if (retval == EXT2_ET_UNSUPP_FEATURE && is_journal_dev(device)) {
 		fprintf(stderr, "%s: %s is an external journal device, not a "
 			"file system: name its file system and the device with "

@@ -56,7 +56,7 @@ static errcode_t check_base_fs(const char *pname, struct e4s_wlog_input *in,
 	char u1[37], u2[37];
 	errcode_t retval;
 
-	if (ext2fs_open2(in->base_path, NULL, EXT2_FLAG_64BITS |
+	if (ext2fs_open2(in->base_path, "", EXT2_FLAG_64BITS |
 			 EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS |
 			 EXT2_FLAG_SUPER_ONLY, 0, 0, unix_io_manager, &fs))
 		fs = NULL;	/* no fs (yet): the log may make it */
@@ -339,7 +339,7 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	r.device = r.target = where;
 	if (!r.output) {
 		r.dry_run = 1;
-		retval = ext2fs_open2(e4_wlog_dev_name(in->dev), NULL,
+		retval = ext2fs_open2(e4_wlog_dev_name(in->dev), "",
 				      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
 				      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
 				      e4_wlog_io_manager, &fs);
@@ -782,7 +782,7 @@ static int run_stats(const char *prog, const struct e4s_req *r,
 	else
 		snprintf(where, sizeof(where), "%s at entry %lld of %s",
 			 in->base_path, (long long)wl.point, in->log_path);
-	retval = ext2fs_open2(e4_wlog_dev_name(in->dev), NULL,
+	retval = ext2fs_open2(e4_wlog_dev_name(in->dev), "",
 			      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
 			      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
 			      e4_wlog_io_manager, &fs);

@@ -550,7 +550,7 @@ static void test_open_file(void **state)
  * Returns the file's path (unlink() it) and the jblock of the bad copy. */
 static char *big_journal(blk64_t *bad_jblk)
 {
-	static char path[] = "/tmp/e4-test-jview.XXXXXX";
+	static char path[32];
 	uint8_t *img = calloc(BIGN, BS), *s = img, seq[4];
 	uint32_t seed, pos = 1, t, k;
 	int fd;
@@ -598,6 +598,7 @@ static char *big_journal(blk64_t *bad_jblk)
 		e4_put_be32(c + COMMIT_CHKSUM, e4_crc32c(seed, c, BS));
 	}
 	assert_true(pos < BIGN);
+	strcpy(path, "/tmp/e4-test-jview.XXXXXX");	/* each call anew */
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, img, (size_t)BIGN * BS),
@@ -704,6 +705,57 @@ static void test_jview(void **state)
 	unlink(path);
 }
 
+/*
+ * A library caller's channel with an offset= io option reads the file
+ * from byte N: the view must stay off (a mapping of the file from byte 0
+ * would read elsewhere), even when the file holds the same journal twice
+ * (the superblock reads alike both ways), here a corrupt copy first.
+ */
+static void test_jview_offset(void **state)
+{
+	blk64_t bad = 0;
+	char *path = big_journal(&bad), opt[64];
+	const size_t len = (size_t)BIGN * BS;
+	struct e4_jview *v;
+	struct e4_jscan *s;
+	e4_journal_t j;
+	io_channel io;
+	uint8_t *img = malloc(len);
+	FILE *f;
+
+	(void)state;
+	assert_non_null(img);
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(fread(img, 1, len, f), len);
+	/* the file: the journal with one more bad copy, then the journal */
+	img[(size_t)(bad + 1) * BS + 7] ^= 1;
+	rewind(f);
+	assert_int_equal(fwrite(img, 1, len, f), len);
+	img[(size_t)(bad + 1) * BS + 7] ^= 1;
+	assert_int_equal(fwrite(img, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(img);
+
+	/* through the channel with offset=len: the second copy */
+	assert_int_equal(e4_journal_open_file(path, NULL, NULL, 0, &j), 0);
+	io = j->io;
+	snprintf(opt, sizeof(opt), "offset=%zu", len);
+	assert_int_equal(io_channel_set_options(io, opt), 0);
+	assert_int_equal(e4_jview_open(j, &v), 0);
+	assert_false(e4_jview_mapped(v));
+	e4_jview_close(v);
+	assert_int_equal(e4_journal_scan(j, E4_SCANF_DEFER_CSUM, 0, &s), 0);
+	assert_int_equal(e4_jscan_check_tags(j, s), 0);
+	assert_int_equal(s->nbad_tag_csum, 1);	/* the second copy's one */
+	e4_jscan_free(s);
+	assert_int_equal(e4_journal_scan(j, 0, 0, &s), 0);
+	assert_int_equal(s->nbad_tag_csum, 1);
+	e4_jscan_free(s);
+	assert_int_equal(e4_journal_close(j), 0);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -716,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_scan_no_log),
 		cmocka_unit_test(test_open_file),
 		cmocka_unit_test(test_jview),
+		cmocka_unit_test(test_jview_offset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
