@@ -16,10 +16,13 @@
  * an error.  Every window is populated with MADV_POPULATE_READ first,
  * which returns the read error instead (Linux 5.14); when it is not
  * there, or fails, the view reads through the channel, which reports the
- * error as every other read does.  The view is used only on a channel
- * whose writes are its own (unix_io, flushed when the view opens): a
- * stacked channel (undo, fault injection, overlay, capture) keeps its
- * reads.  The mapping is checked against the channel once: the journal
+ * error as every other read does.  (A page the kernel reclaims between
+ * the population and its use is read again on the fault; only a device
+ * failing in that moment, on a block it has just read, would still raise
+ * SIGBUS.  The window in use is one 8 MiB window.)  The view is used only
+ * on a channel whose writes are its own (unix_io, flushed when the view
+ * opens): a stacked channel (undo, fault injection, overlay, capture)
+ * keeps its reads.  The mapping is checked against the channel once: the journal
  * superblock's block must read the same both ways (a channel opened with
  * an offset= option, say, maps elsewhere: the view then stays off).
  *
