@@ -4,6 +4,22 @@
 # Each script runs in its own empty directory $T with set -e.
 
 fail() { echo "FAIL: $*"; exit 1; }
+
+# One EXIT trap for every helper, whichever of them a test uses (a helper
+# that set its own trap replaced the one before: in_tmpfs's directory was
+# left in /dev/shm by a test that then mounted): e4_exit unmounts what
+# mount_img mounted, runs what the test registered with at_exit (newest
+# first: a loop device is detached after the mount that used it), then
+# removes in_tmpfs's directory.  A test adds to it, never sets its own.
+E4_ATEXIT="" E4_TMPFS=""
+at_exit() { E4_ATEXIT="$1${E4_ATEXIT:+; $E4_ATEXIT}"; }
+e4_exit() {
+	set +e
+	cleanup_mounts
+	eval "$E4_ATEXIT"
+	[ -z "$E4_TMPFS" ] || rm -rf "$E4_TMPFS"
+}
+trap e4_exit EXIT
 skip() { echo "SKIP: $*"; exit 77; }
 # skip_part REASON: a part of the test cannot run here; the rest goes on
 # and the runner reports the test as partly skipped (not as a full pass).
@@ -59,7 +75,6 @@ mount_img() {
 	mkdir -p "$2"
 	mount -o loop${3:+,$3} "$1" "$2" || return 1
 	E4_MOUNTS="$2 $E4_MOUNTS"
-	trap 'cleanup_mounts' EXIT
 }
 
 cleanup_mounts() {
@@ -167,11 +182,11 @@ simg() {
 }
 
 # in_tmpfs: work in a fresh directory on /dev/shm when there is one (the
-# tools fsync their output; on tmpfs that costs nothing), removed at exit.
+# tools fsync their output; on tmpfs that costs nothing), removed at exit
+# (e4_exit).
 in_tmpfs() {
 	[ -d /dev/shm ] && [ -w /dev/shm ] || return 0
-	E4_TMPFS=$(mktemp -d /dev/shm/e4test.XXXXXX) || return 0
-	trap 'rm -rf "$E4_TMPFS"' EXIT
+	E4_TMPFS=$(mktemp -d /dev/shm/e4test.XXXXXX) || { E4_TMPFS=""; return 0; }
 	T=$E4_TMPFS
 	cd "$T"
 }

@@ -25,7 +25,6 @@ kernel_recover() {
 		return 1
 	fi
 	E4_MOUNTS="kmnt $E4_MOUNTS"
-	trap 'cleanup_mounts' EXIT
 	umount kmnt
 	E4_MOUNTS=""
 }

@@ -183,7 +183,7 @@ check_finish() {
 
 	[ "${2:-0}" = 1 ] || return 0
 	if ! can_mount; then
-		echo "note: loop mount impossible here; kernel read skipped"
+		skip_part "loop mount impossible here; kernel read skipped"
 		return 0
 	fi
 	mount_img "$i" mnt ro || fail "kernel refused to mount $i"

@@ -21,7 +21,7 @@ s_cleanup() {
 		losetup -d "$l" 2>/dev/null || :
 	done
 }
-trap s_cleanup EXIT
+at_exit s_cleanup
 
 # lo FILE: attach FILE to a free loop device (losetup -f --show), print it.
 lo() {
