@@ -86,6 +86,19 @@ static int replays(const struct e4s_replay *run, const struct e4_jtrans *t)
 	return run->plan == 2 && t->committed;
 }
 
+/* A transaction's text line up to its commit: "@prefix" "tid T: jblocks
+ * A-B (N), D descriptor, R revoke blocks, G tags, V revokes, " (the
+ * log's transactions and the old ones alike). */
+static void print_trans_counts(const char *prefix, const struct e4_jtrans *t)
+{
+	printf("%stid %" PRIu32 ": jblocks %llu-%llu (%llu), %u descriptor, "
+	       "%u revoke blocks, %zu tags, %zu revokes, ", prefix, t->tid,
+	       (unsigned long long)t->first_jblk,
+	       (unsigned long long)t->last_jblk,
+	       (unsigned long long)t->nblocks, t->ndescriptors,
+	       t->nrevoke_blocks, t->ntags, t->nrevokes);
+}
+
 /*
  * logdump -O: the older transactions past the log end (oldlog.c), as
  * debugfs -O lists them after the live log, marked old: the kernel does
@@ -109,13 +122,8 @@ static void print_old_text(const struct e4s_req *o, const struct e4_jscan *s,
 		const struct e4_jtrans *t = &old->trans[i];
 
 		fmt_time(t->commit_sec, tb, sizeof(tb));
-		printf("old tid %" PRIu32 ": jblocks %llu-%llu (%llu), %u "
-		       "descriptor, %u revoke blocks, %zu tags, %zu revokes, "
-		       "commit %s UTC, old: NOT replayed\n", t->tid,
-		       (unsigned long long)t->first_jblk,
-		       (unsigned long long)t->last_jblk,
-		       (unsigned long long)t->nblocks, t->ndescriptors,
-		       t->nrevoke_blocks, t->ntags, t->nrevokes, tb);
+		print_trans_counts("old ", t);
+		printf("commit %s UTC, old: NOT replayed\n", tb);
 		if (!o->verbose)
 			continue;
 		for (k = 0; k < t->ntags; k++)
@@ -204,13 +212,7 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		const struct e4_jtrans *t = &s->trans[i];
 		char tb[48];
 
-		printf("tid %" PRIu32 ": jblocks %llu-%llu (%llu), %u "
-		       "descriptor, %u revoke blocks, %zu tags, %zu "
-		       "revokes, ", t->tid,
-		       (unsigned long long)t->first_jblk,
-		       (unsigned long long)t->last_jblk,
-		       (unsigned long long)t->nblocks, t->ndescriptors,
-		       t->nrevoke_blocks, t->ntags, t->nrevokes);
+		print_trans_counts("", t);
 		if (t->has_commit) {
 			fmt_time(t->commit_sec, tb, sizeof(tb));
 			printf("commit %s%s, checksum %s%s",
