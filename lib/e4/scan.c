@@ -585,13 +585,27 @@ static inline void prefetch_block(const unsigned char *next, int any,
 		__builtin_prefetch(next + l);
 }
 
+/* Check tags pt[a, b), consecutive jblocks whose copies are at @d. */
+static void check_run(const struct e4_jcodec *codec, struct ptag *pt,
+		      size_t a, size_t b, const unsigned char *d,
+		      unsigned int bs)
+{
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		prefetch_block(d + (i + 1 - a) * bs, i + 1 < b, bs);
+		pt[i].g->csum_ok = e4_jtag_csum_ok(codec, pt[i].g, pt[i].tid,
+						   d + (i - a) * bs);
+	}
+}
+
 /* Check the tags of @arg's share that the mapping serves; the rest stay
  * E4_CSUM_PENDING for the caller.  A pthread start routine. */
 static void *check_part(void *arg)
 {
 	struct ckpart *c = arg;
 	const unsigned char *d;
-	size_t a, b, i;
+	size_t a, b;
 
 	for (a = c->a; a < c->b; a = b) {
 		for (b = a + 1; b < c->b && b - a < c->cap &&
@@ -600,13 +614,7 @@ static void *check_part(void *arg)
 		e4_jview_unpin(c->v);
 		if (e4_jview_get(c->v, c->pt[a].g->jblk, b - a, NULL, &d))
 			continue;
-		for (i = a; i < b; i++) {
-			prefetch_block(d + (i + 1 - a) * c->bs, i + 1 < b,
-				       c->bs);
-			c->pt[i].g->csum_ok = e4_jtag_csum_ok(c->codec,
-					c->pt[i].g, c->pt[i].tid,
-					d + (i - a) * c->bs);
-		}
+		check_run(c->codec, c->pt, a, b, d, c->bs);
 	}
 	return NULL;
 }
@@ -709,11 +717,7 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 							pt[i].tid, buf);
 			continue;
 		}
-		for (i = a; i < b; i++) {
-			prefetch_block(d + (i + 1 - a) * bs, i + 1 < b, bs);
-			pt[i].g->csum_ok = e4_jtag_csum_ok(&codec, pt[i].g,
-					pt[i].tid, d + (i - a) * bs);
-		}
+		check_run(&codec, pt, a, b, d, bs);
 	}
 	s->ncsum_pending = 0;
 	count_bad_tags(s);
