@@ -1080,6 +1080,7 @@ errcode_t e4s_undo_begin(const char *prog, const char *path,
 {
 	errcode_t retval;
 
+	memset(u, 0, sizeof(*u));	/* u->device: NULL unless the caller sets it */
 	retval = e4s_output_begin(prog, "undo file", path, &u->out);
 	if (retval)
 		return retval;

@@ -172,8 +172,9 @@ struct e4s_undo {
 /*
  * e4s_undo_begin() - create the temporary undo file for @path (checked by
  * e4s_check_targets() with E4S_T_UNDO first) and return its name in
- * @u->out.tmp, for set_undo_io_backup_file() or E4_JOURNAL_UNDO.  Returns
- * 0 or an errno (printed).
+ * @u->out.tmp, for set_undo_io_backup_file() or E4_JOURNAL_UNDO.  Fills
+ * all of @u (@u->device NULL: set it after this call to have a failed
+ * run's undo file checked).  Returns 0 or an errno (printed).
  */
 errcode_t e4s_undo_begin(const char *prog, const char *path,
 			 struct e4s_undo *u);
