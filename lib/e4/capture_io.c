@@ -250,6 +250,7 @@ errcode_t e4_capture_new(io_channel under, unsigned int blocksize,
 	io_channel io = NULL;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (!under || blocksize < 1024 || (blocksize & (blocksize - 1)))
 		return EXT2_ET_INVALID_ARGUMENT;
@@ -307,6 +308,7 @@ errcode_t e4_capture_drop_unchanged(struct e4_capture *t,
 	size_t i, k = 0;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	retval = ext2fs_get_mem(bs, &buf);
 	if (retval)
 		return retval;

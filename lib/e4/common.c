@@ -91,3 +91,16 @@ void e4_vadd_warning(char *slots, size_t width, int max, int *n,
 	if (*n < max)
 		vsnprintf(slots + (size_t)(*n)++ * width, width, fmt, ap);
 }
+
+/*
+ * Every public entry point that can return an e4 or ext2 error code calls
+ * this first, so that a caller's error_message() and com_err() print the
+ * text of E4_ERR_* and EXT2_ET_* without initialize_e4_error_table() of
+ * its own.  The generated initializers append to com_err's _et_list only
+ * when the table is not there yet: idempotent, and no state of libe4's.
+ */
+void e4_error_tables_init(void)
+{
+	initialize_e4_error_table();
+	initialize_ext2_error_table();
+}

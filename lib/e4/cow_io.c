@@ -130,6 +130,7 @@ errcode_t e4_cow_create(io_channel lower, unsigned int unit,
 	struct e4_cow *c;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (!lower || unit < 1024 || (unit & (unit - 1)))
 		return EXT2_ET_INVALID_ARGUMENT;

@@ -22,6 +22,10 @@
 #include "e4_version.h"
 #include "jbd2_fmt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Stability.  Installed as <e4/e4.h> with e4_err.h, e4_version.h and
  * jbd2_fmt.h; link with `pkg-config --cflags --libs e4` (libe4.so.0).
@@ -41,6 +45,20 @@
  * Everything else declared here is exported for e4tools' own programs
  * and may change between releases (e4_version_num() tells them apart).
  */
+
+/* ---- common.c ------------------------------------------------------------ */
+
+/*
+ * e4_error_tables_init() - register the com_err tables of e4_err.et and
+ * ext2_err.et (initialize_e4_error_table(), initialize_ext2_error_table()),
+ * so that error_message() and com_err() print the text of the codes
+ * libe4 returns.  Every e4_* function returning an errcode_t calls it,
+ * so callers need not; idempotent (a table already registered is not
+ * added again).  As com_err's own initializers it is not safe to call
+ * for the first time from two threads at once: the first libe4 call of a
+ * threaded program belongs before its threads start.
+ */
+void e4_error_tables_init(void);
 
 /* ---- version.c ----------------------------------------------------------- */
 
@@ -104,11 +122,11 @@ struct e4_jsb {
 	uint32_t	num_fc_blks;	/* as stored (0 = default) */
 	uint32_t	head;		/* jblock (kernel >= 6.4) */
 	uint32_t	checksum;	/* as stored */
-	uint8_t		users[JSB_MAX_USERS][16];
+	uint8_t		users[JBD2_JSB_MAX_USERS][16];
 };
 
 /*
- * e4_jsb_decode() - decode the JSB_SIZE bytes at @buf into @jsb.  Does not
+ * e4_jsb_decode() - decode the JBD2_JSB_SIZE bytes at @buf into @jsb.  Does not
  * validate anything: see e4_jsb_validate().  Returns nothing.
  */
 void e4_jsb_decode(const void *buf, struct e4_jsb *jsb);
@@ -2452,6 +2470,10 @@ errcode_t e4_journal_scan_old(e4_journal_t j, const struct e4_jscan *s,
 
 /* e4_jscan_old_free() - release @o (NULL is fine). */
 void e4_jscan_old_free(struct e4_jscan_old *o);
+#ifdef __cplusplus
+}
+#endif
+
 #include "e4_wlog.h"
 
 #endif /* E4_H */

@@ -16,6 +16,12 @@
 #ifndef E4_WLOG_H
 #define E4_WLOG_H
 
+#include "e4.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- wlog.c: the dm-log-writes log format -------------------------------- */
 
 /*
@@ -526,5 +532,9 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret);
 
 /* e4_wlog_stats_free() - release @ws (NULL is fine). */
 void e4_wlog_stats_free(struct e4_wlog_stats *ws);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* E4_WLOG_H */

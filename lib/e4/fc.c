@@ -39,15 +39,15 @@
 const char *e4_fc_tag_name(unsigned int tag)
 {
 	switch (tag) {	/* tag2str() */
-	case EXT4_FC_TAG_LINK:		return "ADD_ENTRY";
-	case EXT4_FC_TAG_UNLINK:	return "DEL_ENTRY";
-	case EXT4_FC_TAG_ADD_RANGE:	return "ADD_RANGE";
-	case EXT4_FC_TAG_CREAT:		return "CREAT_DENTRY";
-	case EXT4_FC_TAG_DEL_RANGE:	return "DEL_RANGE";
-	case EXT4_FC_TAG_INODE:		return "INODE";
-	case EXT4_FC_TAG_PAD:		return "PAD";
-	case EXT4_FC_TAG_TAIL:		return "TAIL";
-	case EXT4_FC_TAG_HEAD:		return "HEAD";
+	case E4_FC_TAG_LINK:		return "ADD_ENTRY";
+	case E4_FC_TAG_UNLINK:	return "DEL_ENTRY";
+	case E4_FC_TAG_ADD_RANGE:	return "ADD_RANGE";
+	case E4_FC_TAG_CREAT:		return "CREAT_DENTRY";
+	case E4_FC_TAG_DEL_RANGE:	return "DEL_RANGE";
+	case E4_FC_TAG_INODE:		return "INODE";
+	case E4_FC_TAG_PAD:		return "PAD";
+	case E4_FC_TAG_TAIL:		return "TAIL";
+	case E4_FC_TAG_HEAD:		return "HEAD";
 	}
 	return "ERROR";
 }
@@ -96,29 +96,29 @@ char *e4_fc_format_tag(const struct e4_fc_tag *t, char *buf, size_t len)
 
 	/* The formats of debugfs logdump's dump_fc_block(). */
 	switch (t->tag) {
-	case EXT4_FC_TAG_ADD_RANGE:
+	case E4_FC_TAG_ADD_RANGE:
 		snprintf(buf, len, "tag %s, inode %u, lblk %u, pblk %llu, "
 			 "len %u%s", n, t->ino, t->lblk,
 			 (unsigned long long)t->pblk, t->count,
 			 t->unwritten ? " (unwritten)" : "");
 		break;
-	case EXT4_FC_TAG_DEL_RANGE:
+	case E4_FC_TAG_DEL_RANGE:
 		snprintf(buf, len, "tag %s, inode %u, lblk %u, len %u", n,
 			 t->ino, t->lblk, t->count);
 		break;
-	case EXT4_FC_TAG_LINK:
-	case EXT4_FC_TAG_UNLINK:
-	case EXT4_FC_TAG_CREAT:
+	case E4_FC_TAG_LINK:
+	case E4_FC_TAG_UNLINK:
+	case E4_FC_TAG_CREAT:
 		snprintf(buf, len, "tag %s, parent %u, ino %u, name \"%.*s\"",
 			 n, t->parent, t->ino, (int)t->namelen, t->name);
 		break;
-	case EXT4_FC_TAG_INODE:
+	case E4_FC_TAG_INODE:
 		snprintf(buf, len, "tag %s, inode %u", n, t->ino);
 		break;
-	case EXT4_FC_TAG_TAIL:
+	case E4_FC_TAG_TAIL:
 		snprintf(buf, len, "tag %s, tid %u", n, t->tid);
 		break;
-	case EXT4_FC_TAG_HEAD:
+	case E4_FC_TAG_HEAD:
 		snprintf(buf, len, "tag %s, features 0x%x, tid %u", n,
 			 t->features, t->tid);
 		break;
@@ -133,23 +133,23 @@ static int value_len_ok(unsigned int tag, unsigned int len,
 			unsigned int inode_size)
 {
 	switch (tag) {
-	case EXT4_FC_TAG_ADD_RANGE:
+	case E4_FC_TAG_ADD_RANGE:
 		return len == FC_ADD_RANGE_LEN;
-	case EXT4_FC_TAG_DEL_RANGE:
+	case E4_FC_TAG_DEL_RANGE:
 		return len == FC_DEL_RANGE_LEN;
-	case EXT4_FC_TAG_CREAT:
-	case EXT4_FC_TAG_LINK:
-	case EXT4_FC_TAG_UNLINK:
+	case E4_FC_TAG_CREAT:
+	case E4_FC_TAG_LINK:
+	case E4_FC_TAG_UNLINK:
 		return len >= FC_DENTRY_LEN + 1 &&
 			len <= FC_DENTRY_LEN + EXT4_NAME_LEN;
-	case EXT4_FC_TAG_INODE:
+	case E4_FC_TAG_INODE:
 		return len >= FC_INODE_HDR + GOOD_OLD_INODE_SIZE &&
 			len <= FC_INODE_HDR + inode_size;
-	case EXT4_FC_TAG_PAD:
+	case E4_FC_TAG_PAD:
 		return 1;
-	case EXT4_FC_TAG_TAIL:
+	case E4_FC_TAG_TAIL:
 		return len >= FC_TAIL_LEN;
-	case EXT4_FC_TAG_HEAD:
+	case E4_FC_TAG_HEAD:
 		return len == FC_HEAD_LEN;
 	}
 	return 0;
@@ -162,7 +162,7 @@ static void decode(struct e4_fc_tag *t)
 	unsigned int elen;
 
 	switch (t->tag) {
-	case EXT4_FC_TAG_ADD_RANGE:
+	case E4_FC_TAG_ADD_RANGE:
 		/* le32 ino; struct ext4_extent: le32 ee_block, le16 ee_len,
 		 * le16 ee_start_hi, le32 ee_start_lo */
 		t->ino = e4_le32(v);
@@ -172,27 +172,27 @@ static void decode(struct e4_fc_tag *t)
 		t->count = t->unwritten ? elen - EXT_INIT_MAX_LEN : elen;
 		t->pblk = ((blk64_t)e4_le16(v + 10) << 32) | e4_le32(v + 12);
 		break;
-	case EXT4_FC_TAG_DEL_RANGE:
+	case E4_FC_TAG_DEL_RANGE:
 		t->ino = e4_le32(v);
 		t->lblk = e4_le32(v + 4);
 		t->count = e4_le32(v + 8);
 		break;
-	case EXT4_FC_TAG_CREAT:
-	case EXT4_FC_TAG_LINK:
-	case EXT4_FC_TAG_UNLINK:
+	case E4_FC_TAG_CREAT:
+	case E4_FC_TAG_LINK:
+	case E4_FC_TAG_UNLINK:
 		t->parent = e4_le32(v);
 		t->ino = e4_le32(v + 4);
 		t->name = (const char *)v + FC_DENTRY_LEN;
 		t->namelen = t->len - FC_DENTRY_LEN;
 		break;
-	case EXT4_FC_TAG_INODE:
+	case E4_FC_TAG_INODE:
 		t->ino = e4_le32(v);
 		break;
-	case EXT4_FC_TAG_TAIL:
+	case E4_FC_TAG_TAIL:
 		t->tid = e4_le32(v);
 		t->crc = e4_le32(v + 4);
 		break;
-	case EXT4_FC_TAG_HEAD:
+	case E4_FC_TAG_HEAD:
 		t->features = e4_le32(v);
 		t->tid = e4_le32(v + 4);
 		break;
@@ -253,13 +253,13 @@ static errcode_t scan_block(struct fcscanner *sc, blk64_t jblk,
 	errcode_t retval;
 
 	*more = 0;
-	for (off = 0; off + EXT4_FC_TL_SIZE <= bs;
-	     off += EXT4_FC_TL_SIZE + len) {
+	for (off = 0; off + E4_FC_TL_SIZE <= bs;
+	     off += E4_FC_TL_SIZE + len) {
 		struct e4_fc_tag *t;
 
 		tag = e4_le16(b + off);
 		len = e4_le16(b + off + 2);
-		if (len > bs - off - EXT4_FC_TL_SIZE ||
+		if (len > bs - off - E4_FC_TL_SIZE ||
 		    !value_len_ok(tag, len, inode_size)) {
 			if (HAVE_FC(fc))
 				retval = stop(sc, E4_FC_STOP_BAD_TAG, 0, jblk,
@@ -288,10 +288,10 @@ static errcode_t scan_block(struct fcscanner *sc, blk64_t jblk,
 		t->jblk = jblk;
 		t->off = off;
 		t->fc = fc->nfc;
-		t->val = b + off + EXT4_FC_TL_SIZE;
+		t->val = b + off + E4_FC_TL_SIZE;
 		decode(t);
 		switch (tag) {
-		case EXT4_FC_TAG_HEAD:
+		case E4_FC_TAG_HEAD:
 			if (t->features & ~FC_SUPPORTED_FEATURES) {
 				fc->ntags++;
 				retval = stop(sc, E4_FC_FAIL_FEATURES,
@@ -313,21 +313,21 @@ static errcode_t scan_block(struct fcscanner *sc, blk64_t jblk,
 				return retval;
 			}
 			/* fall through */
-		case EXT4_FC_TAG_ADD_RANGE:
-		case EXT4_FC_TAG_DEL_RANGE:
-		case EXT4_FC_TAG_LINK:
-		case EXT4_FC_TAG_UNLINK:
-		case EXT4_FC_TAG_CREAT:
-		case EXT4_FC_TAG_INODE:
-		case EXT4_FC_TAG_PAD:
+		case E4_FC_TAG_ADD_RANGE:
+		case E4_FC_TAG_DEL_RANGE:
+		case E4_FC_TAG_LINK:
+		case E4_FC_TAG_UNLINK:
+		case E4_FC_TAG_CREAT:
+		case E4_FC_TAG_INODE:
+		case E4_FC_TAG_PAD:
 			(*cur_tag)++;
-			*crc = e4_crc32c(*crc, b + off, EXT4_FC_TL_SIZE + len);
+			*crc = e4_crc32c(*crc, b + off, E4_FC_TL_SIZE + len);
 			fc->ntags++;
 			break;
-		case EXT4_FC_TAG_TAIL:
+		case E4_FC_TAG_TAIL:
 			(*cur_tag)++;
 			/* over the tag header and fc_tid */
-			*crc = e4_crc32c(*crc, b + off, EXT4_FC_TL_SIZE + 4);
+			*crc = e4_crc32c(*crc, b + off, E4_FC_TL_SIZE + 4);
 			t->crc_calc = *crc;
 			fc->ntags++;
 			*crc = 0;
@@ -378,6 +378,7 @@ errcode_t e4_fc_inodes(const struct e4_fcscan *fc, ext2_ino_t **inos,
 	size_t i, k = 0, m;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*inos = NULL;
 	*n = 0;
 	if (!fc || !fc->nreplay)
@@ -414,6 +415,7 @@ errcode_t e4_fc_scan(e4_journal_t j, uint32_t expected_tid,
 	errcode_t retval;
 	int more;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	memset(&sc, 0, sizeof(sc));
 	retval = ext2fs_get_memzero(sizeof(*fc), &fc);
@@ -458,7 +460,7 @@ errcode_t e4_fc_scan(e4_journal_t j, uint32_t expected_tid,
 		fc->nread++;
 		/* "Check if we can stop early" */
 		if (jblk == fc->first_jblk &&
-		    e4_le16(b) != EXT4_FC_TAG_HEAD) {
+		    e4_le16(b) != E4_FC_TAG_HEAD) {
 			retval = stop(&sc, E4_FC_STOP_NO_HEAD, 0, jblk, 0,
 				"the area does not start with a HEAD "
 				"tag: no fast commits");

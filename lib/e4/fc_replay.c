@@ -1288,6 +1288,7 @@ errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 	errcode_t retval;
 	size_t i;
 
+	e4_error_tables_init();
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof(*res));
@@ -1309,7 +1310,7 @@ errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 		retval = ext2fs_get_memzero(r.isize, &r.ibuf2);
 	/* The scan's valid ADD_RANGE regions (fc_regions_valid). */
 	for (i = 0; !retval && i < fc->nreplay; i++)
-		if (fc->tags[i].tag == EXT4_FC_TAG_ADD_RANGE &&
+		if (fc->tags[i].tag == E4_FC_TAG_ADD_RANGE &&
 		    fc->tags[i].ino)
 			retval = add_region(&r, fc->tags[i].pblk,
 					    fc->tags[i].count);
@@ -1324,22 +1325,22 @@ errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 
 		res->ntags++;
 		switch (t->tag) {
-		case EXT4_FC_TAG_LINK:
+		case E4_FC_TAG_LINK:
 			retval = replay_link(&r, t);
 			break;
-		case EXT4_FC_TAG_UNLINK:
+		case E4_FC_TAG_UNLINK:
 			retval = replay_unlink(&r, t);
 			break;
-		case EXT4_FC_TAG_ADD_RANGE:
+		case E4_FC_TAG_ADD_RANGE:
 			retval = replay_add_range(&r, t);
 			break;
-		case EXT4_FC_TAG_CREAT:
+		case E4_FC_TAG_CREAT:
 			retval = replay_create(&r, t);
 			break;
-		case EXT4_FC_TAG_DEL_RANGE:
+		case E4_FC_TAG_DEL_RANGE:
 			retval = replay_del_range(&r, t);
 			break;
-		case EXT4_FC_TAG_INODE:
+		case E4_FC_TAG_INODE:
 			retval = replay_inode(&r, t);
 			break;
 		default:	/* HEAD, PAD, TAIL */

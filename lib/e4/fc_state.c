@@ -50,6 +50,7 @@ errcode_t e4_fc_state_open(io_channel lower, unsigned int blocksize,
 	struct e4_fc_state *st;
 	errcode_t retval, r2;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	retval = ext2fs_get_memzero(sizeof(*st), &st);
 	if (retval)
@@ -106,6 +107,7 @@ errcode_t e4_fc_state_write(struct e4_fc_state *st, io_channel io)
 	struct wb *w = NULL;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!n)
 		return 0;
 	retval = ext2fs_get_array(n, sizeof(*w), &w);
@@ -141,6 +143,7 @@ errcode_t e4_fc_state_open_plan(ext2_filsys fs, const struct e4_plan *plan,
 	io_channel io = NULL;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (!plan->scan->fc || !plan->scan->fc->nreplay)
 		return EXT2_ET_INVALID_ARGUMENT;
@@ -208,6 +211,7 @@ errcode_t e4_replayed_fc(struct e4_replayed *r)
 	unsigned int bs = r->fs->blocksize;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	retval = e4_overlay_io_manager->open(e4_overlay_name(r->ov), 0,
 					     &r->ovl_io);
 	if (!retval)
@@ -230,6 +234,7 @@ errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
 	struct e4_plan *p = NULL;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	memset(res, 0, sizeof(*res));
 	if (scan->fc && scan->fc->fail && !scan->fail) {
 		e4_plan_result(scan, NULL, res);

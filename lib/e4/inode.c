@@ -22,6 +22,7 @@ errcode_t e4_read_inode(ext2_filsys fs, ext2_ino_t ino,
 	blk64_t itab, nblocks = ext2fs_blocks_count(fs->super);
 	dgrp_t group;
 
+	e4_error_tables_init();
 	if (ino == 0 || ino > fs->super->s_inodes_count ||
 	    !fs->super->s_inodes_per_group)
 		return E4_ERR_BAD_INODE_NUMBER;

@@ -59,6 +59,7 @@ errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
 	uint32_t unused;
 	blk64_t end;
 
+	e4_error_tables_init();
 	if (g >= fs->group_desc_count)
 		return EXT2_ET_INVALID_ARGUMENT;
 	memset(ig, 0, sizeof(*ig));
@@ -92,6 +93,7 @@ errcode_t e4_itable_summary(ext2_filsys fs, struct e4_itable_summary *s)
 	errcode_t retval;
 	dgrp_t g;
 
+	e4_error_tables_init();
 	memset(s, 0, sizeof(*s));
 	s->applicable = ext2fs_has_group_desc_csum(fs);
 	s->groups = fs->group_desc_count;
@@ -290,6 +292,7 @@ errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 	int in_run = 0, dry = flags & E4_ITABLE_DRY_RUN;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	memset(res, 0, sizeof(*res));
 	memset(&z, 0, sizeof(z));
 	z.fs = fs;
@@ -381,6 +384,7 @@ errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
 	errcode_t retval;
 	dgrp_t g;
 
+	e4_error_tables_init();
 	memset(res, 0, sizeof(*res));
 	res->method = (flags & E4_ITABLE_GARBAGE) ? "garbage" : "flags";
 	retval = check_writable(fs, flags, bad_group);

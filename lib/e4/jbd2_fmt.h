@@ -15,18 +15,22 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- big-endian accessors (unaligned-safe) ---------------------------- */
 
 static inline uint16_t e4_be16(const void *p)
 {
-	const uint8_t *b = p;
+	const uint8_t *b = (const uint8_t *)p;
 
 	return (uint16_t)((b[0] << 8) | b[1]);
 }
 
 static inline uint32_t e4_be32(const void *p)
 {
-	const uint8_t *b = p;
+	const uint8_t *b = (const uint8_t *)p;
 
 	return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) |
 	       ((uint32_t)b[2] << 8) | (uint32_t)b[3];
@@ -34,14 +38,14 @@ static inline uint32_t e4_be32(const void *p)
 
 static inline uint64_t e4_be64(const void *p)
 {
-	const uint8_t *b = p;
+	const uint8_t *b = (const uint8_t *)p;
 
 	return ((uint64_t)e4_be32(b) << 32) | e4_be32(b + 4);
 }
 
 static inline void e4_put_be16(void *p, uint16_t v)
 {
-	uint8_t *b = p;
+	uint8_t *b = (uint8_t *)p;
 
 	b[0] = v >> 8;
 	b[1] = v;
@@ -49,7 +53,7 @@ static inline void e4_put_be16(void *p, uint16_t v)
 
 static inline void e4_put_be32(void *p, uint32_t v)
 {
-	uint8_t *b = p;
+	uint8_t *b = (uint8_t *)p;
 
 	b[0] = v >> 24;
 	b[1] = v >> 16;
@@ -65,14 +69,14 @@ static inline void e4_put_be64(void *p, uint64_t v)
 
 static inline uint16_t e4_le16(const void *p)
 {
-	const uint8_t *b = p;
+	const uint8_t *b = (const uint8_t *)p;
 
 	return (uint16_t)(b[0] | (b[1] << 8));
 }
 
 static inline uint32_t e4_le32(const void *p)
 {
-	const uint8_t *b = p;
+	const uint8_t *b = (const uint8_t *)p;
 
 	return (uint32_t)b[0] | ((uint32_t)b[1] << 8) |
 	       ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
@@ -104,28 +108,28 @@ static inline uint64_t e4_le64(const void *p)
 
 /* ---- journal superblock (1024 bytes at journal block 0) --------------- */
 
-#define JSB_BLOCKSIZE		0x0C	/* be32: journal block size, bytes */
-#define JSB_MAXLEN		0x10	/* be32: journal length, jblocks */
-#define JSB_FIRST		0x14	/* be32: first log block */
-#define JSB_SEQUENCE		0x18	/* be32: first tid expected in log */
-#define JSB_START		0x1C	/* be32: jblock of log start; 0=clean */
-#define JSB_ERRNO		0x20	/* be32 (signed) */
+#define JBD2_JSB_BLOCKSIZE		0x0C	/* be32: journal block size, bytes */
+#define JBD2_JSB_MAXLEN		0x10	/* be32: journal length, jblocks */
+#define JBD2_JSB_FIRST		0x14	/* be32: first log block */
+#define JBD2_JSB_SEQUENCE		0x18	/* be32: first tid expected in log */
+#define JBD2_JSB_START		0x1C	/* be32: jblock of log start; 0=clean */
+#define JBD2_JSB_ERRNO		0x20	/* be32 (signed) */
 /* v2 only from here */
-#define JSB_FEATURE_COMPAT	0x24	/* be32 */
-#define JSB_FEATURE_INCOMPAT	0x28	/* be32 */
-#define JSB_FEATURE_RO_COMPAT	0x2C	/* be32 */
-#define JSB_UUID		0x30	/* u8[16] */
-#define JSB_NR_USERS		0x40	/* be32 */
-#define JSB_DYNSUPER		0x44	/* be32: unused */
-#define JSB_MAX_TRANSACTION	0x48	/* be32: limit, jblocks */
-#define JSB_MAX_TRANS_DATA	0x4C	/* be32: limit, data jblocks */
-#define JSB_CHECKSUM_TYPE	0x50	/* u8 */
-#define JSB_NUM_FC_BLKS		0x54	/* be32: 0 means the default */
-#define JSB_HEAD		0x58	/* be32: kernel >= 6.4 */
-#define JSB_CHECKSUM		0xFC	/* be32: crc32c of this 1 KiB */
-#define JSB_USERS		0x100	/* u8[16 * 48] */
-#define JSB_SIZE		1024
-#define JSB_MAX_USERS		48
+#define JBD2_JSB_FEATURE_COMPAT	0x24	/* be32 */
+#define JBD2_JSB_FEATURE_INCOMPAT	0x28	/* be32 */
+#define JBD2_JSB_FEATURE_RO_COMPAT	0x2C	/* be32 */
+#define JBD2_JSB_UUID		0x30	/* u8[16] */
+#define JBD2_JSB_NR_USERS		0x40	/* be32 */
+#define JBD2_JSB_DYNSUPER		0x44	/* be32: unused */
+#define JBD2_JSB_MAX_TRANSACTION	0x48	/* be32: limit, jblocks */
+#define JBD2_JSB_MAX_TRANS_DATA	0x4C	/* be32: limit, data jblocks */
+#define JBD2_JSB_CHECKSUM_TYPE	0x50	/* u8 */
+#define JBD2_JSB_NUM_FC_BLKS		0x54	/* be32: 0 means the default */
+#define JBD2_JSB_HEAD		0x58	/* be32: kernel >= 6.4 */
+#define JBD2_JSB_CHECKSUM		0xFC	/* be32: crc32c of this 1 KiB */
+#define JBD2_JSB_USERS		0x100	/* u8[16 * 48] */
+#define JBD2_JSB_SIZE		1024
+#define JBD2_JSB_MAX_USERS		48
 
 /* s_checksum_type and commit h_chksum_type values */
 #define JBD2_CRC32_CHKSUM	1
@@ -176,11 +180,11 @@ static inline uint64_t e4_le64(const void *p)
  * Tag with csum v3 (journal_block_tag3_t), 16 bytes:
  *   be32 t_blocknr, be32 t_flags, be32 t_blocknr_high, be32 t_checksum.
  */
-#define TAG3_BLOCKNR		0x0
-#define TAG3_FLAGS		0x4
-#define TAG3_BLOCKNR_HIGH	0x8
-#define TAG3_CHECKSUM		0xC
-#define TAG3_SIZE		16
+#define JBD2_TAG3_BLOCKNR		0x0
+#define JBD2_TAG3_FLAGS		0x4
+#define JBD2_TAG3_BLOCKNR_HIGH	0x8
+#define JBD2_TAG3_CHECKSUM		0xC
+#define JBD2_TAG3_SIZE		16
 
 /*
  * Tag otherwise (journal_block_tag_t):
@@ -189,10 +193,10 @@ static inline uint64_t e4_le64(const void *p)
  * without INCOMPAT_64BIT, plus 2 with CSUM_V2: 8, 12, 10 or 14 bytes.
  * journal.rst omits the CSUM_V2 quirk.
  */
-#define TAG_BLOCKNR		0x0
-#define TAG_CHECKSUM		0x4
-#define TAG_FLAGS		0x6
-#define TAG_BLOCKNR_HIGH	0x8
+#define JBD2_TAG_BLOCKNR		0x0
+#define JBD2_TAG_CHECKSUM		0x4
+#define JBD2_TAG_FLAGS		0x6
+#define JBD2_TAG_BLOCKNR_HIGH	0x8
 
 #define JBD2_UUID_SIZE		16
 
@@ -202,33 +206,33 @@ static inline uint64_t e4_le64(const void *p)
 
 /* ---- revoke block: header, be32 r_count, then records ----------------- */
 
-#define REVOKE_COUNT		0x0C	/* be32: bytes used, header included */
-#define REVOKE_HEADER_SIZE	16
+#define JBD2_REVOKE_COUNT		0x0C	/* be32: bytes used, header included */
+#define JBD2_REVOKE_HEADER_SIZE	16
 
 /* ---- commit block ------------------------------------------------------ */
 /*
  * struct commit_header is 60 bytes of fields (journal.rst says 32, which is
  * wrong); the rest of the block is unused.
  */
-#define COMMIT_CHKSUM_TYPE	0x0C	/* u8 */
-#define COMMIT_CHKSUM_SIZE	0x0D	/* u8 */
-#define COMMIT_CHKSUM		0x10	/* be32[8]; [0] holds the crc */
-#define COMMIT_SEC		0x30	/* be64 */
-#define COMMIT_NSEC		0x38	/* be32 */
-#define COMMIT_HEADER_SIZE	0x3C
+#define JBD2_COMMIT_CHKSUM_TYPE	0x0C	/* u8 */
+#define JBD2_COMMIT_CHKSUM_SIZE	0x0D	/* u8 */
+#define JBD2_COMMIT_CHKSUM		0x10	/* be32[8]; [0] holds the crc */
+#define JBD2_COMMIT_SEC		0x30	/* be64 */
+#define JBD2_COMMIT_NSEC		0x38	/* be32 */
+#define JBD2_COMMIT_HEADER_SIZE	0x3C
 
 /* ---- fast-commit area TLVs (little-endian) ----------------------------- */
 
-#define EXT4_FC_TAG_ADD_RANGE	1
-#define EXT4_FC_TAG_DEL_RANGE	2
-#define EXT4_FC_TAG_CREAT	3
-#define EXT4_FC_TAG_LINK	4
-#define EXT4_FC_TAG_UNLINK	5
-#define EXT4_FC_TAG_INODE	6
-#define EXT4_FC_TAG_PAD		7
-#define EXT4_FC_TAG_TAIL	8
-#define EXT4_FC_TAG_HEAD	9
-#define EXT4_FC_TL_SIZE		4	/* le16 tag, le16 len */
+#define E4_FC_TAG_ADD_RANGE	1
+#define E4_FC_TAG_DEL_RANGE	2
+#define E4_FC_TAG_CREAT	3
+#define E4_FC_TAG_LINK	4
+#define E4_FC_TAG_UNLINK	5
+#define E4_FC_TAG_INODE	6
+#define E4_FC_TAG_PAD		7
+#define E4_FC_TAG_TAIL	8
+#define E4_FC_TAG_HEAD	9
+#define E4_FC_TL_SIZE		4	/* le16 tag, le16 len */
 
 /* ---- wrap-safe tid comparison (tids are 32-bit and wrap) -------------- */
 
@@ -242,5 +246,9 @@ static inline int e4_tid_geq(uint32_t x, uint32_t y)
 {
 	return (int32_t)(x - y) >= 0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* E4_JBD2_FMT_H */

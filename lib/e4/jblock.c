@@ -24,7 +24,7 @@ unsigned int e4_journal_tag_bytes(uint32_t incompat)
 	unsigned int sz = 12;
 
 	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
-		return TAG3_SIZE;
+		return JBD2_TAG3_SIZE;
 	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
 		sz += 2;
 	if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
@@ -68,20 +68,20 @@ size_t e4_jdesc_parse(const void *blk, unsigned int blocksize,
 	while (off + tag_bytes <= size) {
 		const uint8_t *t = b + off;
 
-		flags = e4_be16(t + TAG_FLAGS);
+		flags = e4_be16(t + JBD2_TAG_FLAGS);
 		if (nr < max) {
 			struct e4_jtag *g = &tags[nr];
 
 			memset(g, 0, sizeof(*g));
-			g->fsblk = e4_be32(t + TAG_BLOCKNR);
+			g->fsblk = e4_be32(t + JBD2_TAG_BLOCKNR);
 			if (incompat & JBD2_FEATURE_INCOMPAT_64BIT)
 				g->fsblk |= (blk64_t)e4_be32(t +
-					TAG_BLOCKNR_HIGH) << 32;
+					JBD2_TAG_BLOCKNR_HIGH) << 32;
 			g->flags = flags;
 			if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
-				g->csum = e4_be32(t + TAG3_CHECKSUM);
+				g->csum = e4_be32(t + JBD2_TAG3_CHECKSUM);
 			else if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
-				g->csum = e4_be16(t + TAG_CHECKSUM);
+				g->csum = e4_be16(t + JBD2_TAG_CHECKSUM);
 			g->csum_ok = -1;
 		}
 		nr++;
@@ -99,11 +99,12 @@ errcode_t e4_jrevoke_parse(const void *blk, unsigned int blocksize,
 			   size_t *n)
 {
 	const uint8_t *b = blk;
-	uint32_t rcount = e4_be32(b + REVOKE_COUNT);
+	uint32_t rcount = e4_be32(b + JBD2_REVOKE_COUNT);
 	unsigned int csum_size = has_v2v3(incompat) ? JBD2_TAIL_SIZE : 0;
 	unsigned int rec = (incompat & JBD2_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
-	size_t off = REVOKE_HEADER_SIZE, nr = 0;
+	size_t off = JBD2_REVOKE_HEADER_SIZE, nr = 0;
 
+	e4_error_tables_init();
 	*n = 0;
 	if (rcount > blocksize - csum_size)
 		return E4_ERR_JOURNAL_CORRUPT;
@@ -154,16 +155,16 @@ int e4_jcommit_csum_check(const struct e4_jcodec *c, const void *blk)
 {
 	static const uint8_t zeros[256];
 	const uint8_t *b = blk;
-	uint32_t stored = e4_be32(b + COMMIT_CHKSUM), crc;
+	uint32_t stored = e4_be32(b + JBD2_COMMIT_CHKSUM), crc;
 	unsigned int left;
 
 	if (!c->v2v3)
 		return 1;
-	if (stored == csum_zeroed(c, b, COMMIT_CHKSUM, c->blocksize))
+	if (stored == csum_zeroed(c, b, JBD2_COMMIT_CHKSUM, c->blocksize))
 		return 1;
 	/* The header only, the rest of the block taken as zero. */
-	crc = csum_zeroed(c, b, COMMIT_CHKSUM, COMMIT_HEADER_SIZE);
-	for (left = c->blocksize - COMMIT_HEADER_SIZE; left; ) {
+	crc = csum_zeroed(c, b, JBD2_COMMIT_CHKSUM, JBD2_COMMIT_HEADER_SIZE);
+	for (left = c->blocksize - JBD2_COMMIT_HEADER_SIZE; left; ) {
 		unsigned int n = left < sizeof(zeros) ? left : sizeof(zeros);
 
 		crc = e4_crc32c(crc, zeros, n);
@@ -175,8 +176,8 @@ int e4_jcommit_csum_check(const struct e4_jcodec *c, const void *blk)
 void e4_jcommit_set_csum(const struct e4_jcodec *c, void *blk)
 {
 	if (c->v2v3)
-		e4_put_be32((uint8_t *)blk + COMMIT_CHKSUM,
-			    csum_zeroed(c, blk, COMMIT_CHKSUM, c->blocksize));
+		e4_put_be32((uint8_t *)blk + JBD2_COMMIT_CHKSUM,
+			    csum_zeroed(c, blk, JBD2_COMMIT_CHKSUM, c->blocksize));
 }
 
 uint32_t e4_jtag_csum(const struct e4_jcodec *c, uint32_t tid,
@@ -365,17 +366,17 @@ size_t e4_jdesc_put_tag(const struct e4_jcodec *c, void *at, blk64_t fsblk,
 	uint8_t *t = at;
 
 	if (c->v3) {
-		e4_put_be32(t + TAG3_BLOCKNR, (uint32_t)fsblk);
-		e4_put_be32(t + TAG3_FLAGS, flags);
-		e4_put_be32(t + TAG3_BLOCKNR_HIGH, (uint32_t)(fsblk >> 32));
-		e4_put_be32(t + TAG3_CHECKSUM, csum);
+		e4_put_be32(t + JBD2_TAG3_BLOCKNR, (uint32_t)fsblk);
+		e4_put_be32(t + JBD2_TAG3_FLAGS, flags);
+		e4_put_be32(t + JBD2_TAG3_BLOCKNR_HIGH, (uint32_t)(fsblk >> 32));
+		e4_put_be32(t + JBD2_TAG3_CHECKSUM, csum);
 	} else {
-		e4_put_be32(t + TAG_BLOCKNR, (uint32_t)fsblk);
+		e4_put_be32(t + JBD2_TAG_BLOCKNR, (uint32_t)fsblk);
 		if (c->v2v3)
-			e4_put_be16(t + TAG_CHECKSUM, (uint16_t)csum);
-		e4_put_be16(t + TAG_FLAGS, (uint16_t)flags);
+			e4_put_be16(t + JBD2_TAG_CHECKSUM, (uint16_t)csum);
+		e4_put_be16(t + JBD2_TAG_FLAGS, (uint16_t)flags);
 		if (c->incompat & JBD2_FEATURE_INCOMPAT_64BIT)
-			e4_put_be32(t + TAG_BLOCKNR_HIGH,
+			e4_put_be32(t + JBD2_TAG_BLOCKNR_HIGH,
 				    (uint32_t)(fsblk >> 32));
 	}
 	if (flags & JBD2_FLAG_SAME_UUID)

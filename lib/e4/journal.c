@@ -216,6 +216,7 @@ static errcode_t open_bare(e4_journal_t j)
 errcode_t e4_journal_open(ext2_filsys fs, const char *ext_dev, int flags,
 			  e4_journal_t *ret)
 {
+	e4_error_tables_init();
 	return e4_journal_open_io(fs, ext_dev, NULL, NULL, flags, ret);
 }
 
@@ -226,6 +227,7 @@ errcode_t e4_journal_open_io(ext2_filsys fs, const char *ext_dev,
 	e4_journal_t j;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (!ext2fs_has_feature_journal(fs->super) && !ext_dev &&
 	    !ext2fs_has_feature_journal_dev(fs->super))
@@ -334,6 +336,7 @@ errcode_t e4_journal_open_file(const char *path, io_manager io,
 	e4_journal_t j;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (flags)	/* read-only: nothing to write it for */
 		return EXT2_ET_INVALID_ARGUMENT;
@@ -374,6 +377,7 @@ errcode_t e4_journal_close(e4_journal_t j)
 {
 	errcode_t retval = 0;
 
+	e4_error_tables_init();
 	if (!j)
 		return 0;
 	if (j->external && j->io) {
@@ -479,6 +483,7 @@ errcode_t e4_journal_write_sb(e4_journal_t j)
 	blk64_t pblk;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!(j->flags & E4_JOURNAL_RW))
 		return E4_ERR_READ_ONLY;
 	e4_jsb_set_csum(j->sb);

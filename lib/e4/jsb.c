@@ -24,27 +24,27 @@ void e4_jsb_decode(const void *buf, struct e4_jsb *jsb)
 
 	memset(jsb, 0, sizeof(*jsb));
 	jsb->blocktype = e4_be32(b + JBD2_H_BLOCKTYPE);
-	jsb->blocksize = e4_be32(b + JSB_BLOCKSIZE);
-	jsb->maxlen = e4_be32(b + JSB_MAXLEN);
-	jsb->first = e4_be32(b + JSB_FIRST);
-	jsb->sequence = e4_be32(b + JSB_SEQUENCE);
-	jsb->start = e4_be32(b + JSB_START);
-	jsb->errno_ = (int32_t)e4_be32(b + JSB_ERRNO);
+	jsb->blocksize = e4_be32(b + JBD2_JSB_BLOCKSIZE);
+	jsb->maxlen = e4_be32(b + JBD2_JSB_MAXLEN);
+	jsb->first = e4_be32(b + JBD2_JSB_FIRST);
+	jsb->sequence = e4_be32(b + JBD2_JSB_SEQUENCE);
+	jsb->start = e4_be32(b + JBD2_JSB_START);
+	jsb->errno_ = (int32_t)e4_be32(b + JBD2_JSB_ERRNO);
 	if (jsb->blocktype != JBD2_SUPERBLOCK_V2)
 		return;
-	jsb->feature_compat = e4_be32(b + JSB_FEATURE_COMPAT);
-	jsb->feature_incompat = e4_be32(b + JSB_FEATURE_INCOMPAT);
-	jsb->feature_ro_compat = e4_be32(b + JSB_FEATURE_RO_COMPAT);
-	memcpy(jsb->uuid, b + JSB_UUID, 16);
-	jsb->nr_users = e4_be32(b + JSB_NR_USERS);
-	jsb->max_transaction = e4_be32(b + JSB_MAX_TRANSACTION);
-	jsb->max_trans_data = e4_be32(b + JSB_MAX_TRANS_DATA);
-	jsb->checksum_type = b[JSB_CHECKSUM_TYPE];
-	jsb->num_fc_blks = e4_be32(b + JSB_NUM_FC_BLKS);
-	jsb->head = e4_be32(b + JSB_HEAD);
-	jsb->checksum = e4_be32(b + JSB_CHECKSUM);
-	for (i = 0; i < JSB_MAX_USERS; i++)
-		memcpy(jsb->users[i], b + JSB_USERS + 16 * i, 16);
+	jsb->feature_compat = e4_be32(b + JBD2_JSB_FEATURE_COMPAT);
+	jsb->feature_incompat = e4_be32(b + JBD2_JSB_FEATURE_INCOMPAT);
+	jsb->feature_ro_compat = e4_be32(b + JBD2_JSB_FEATURE_RO_COMPAT);
+	memcpy(jsb->uuid, b + JBD2_JSB_UUID, 16);
+	jsb->nr_users = e4_be32(b + JBD2_JSB_NR_USERS);
+	jsb->max_transaction = e4_be32(b + JBD2_JSB_MAX_TRANSACTION);
+	jsb->max_trans_data = e4_be32(b + JBD2_JSB_MAX_TRANS_DATA);
+	jsb->checksum_type = b[JBD2_JSB_CHECKSUM_TYPE];
+	jsb->num_fc_blks = e4_be32(b + JBD2_JSB_NUM_FC_BLKS);
+	jsb->head = e4_be32(b + JBD2_JSB_HEAD);
+	jsb->checksum = e4_be32(b + JBD2_JSB_CHECKSUM);
+	for (i = 0; i < JBD2_JSB_MAX_USERS; i++)
+		memcpy(jsb->users[i], b + JBD2_JSB_USERS + 16 * i, 16);
 }
 
 static int is_v2(const void *buf)
@@ -56,7 +56,7 @@ static int is_v2(const void *buf)
 int e4_jsb_has_csum_v2v3(const void *buf)
 {
 	return is_v2(buf) &&
-		(e4_be32((const uint8_t *)buf + JSB_FEATURE_INCOMPAT) &
+		(e4_be32((const uint8_t *)buf + JBD2_JSB_FEATURE_INCOMPAT) &
 		 (JBD2_FEATURE_INCOMPAT_CSUM_V2 |
 		  JBD2_FEATURE_INCOMPAT_CSUM_V3));
 }
@@ -67,24 +67,24 @@ uint32_t e4_jsb_csum(const void *buf)
 	const uint8_t *b = buf;
 	uint32_t crc;
 
-	crc = e4_crc32c(~0U, b, JSB_CHECKSUM);
+	crc = e4_crc32c(~0U, b, JBD2_JSB_CHECKSUM);
 	crc = e4_crc32c(crc, zero, 4);
-	return e4_crc32c(crc, b + JSB_CHECKSUM + 4,
-			 JSB_SIZE - JSB_CHECKSUM - 4);
+	return e4_crc32c(crc, b + JBD2_JSB_CHECKSUM + 4,
+			 JBD2_JSB_SIZE - JBD2_JSB_CHECKSUM - 4);
 }
 
 int e4_jsb_csum_ok(const void *buf)
 {
 	if (!e4_jsb_has_csum_v2v3(buf))
 		return 1;
-	return e4_be32((const uint8_t *)buf + JSB_CHECKSUM) ==
+	return e4_be32((const uint8_t *)buf + JBD2_JSB_CHECKSUM) ==
 		e4_jsb_csum(buf);
 }
 
 void e4_jsb_set_csum(void *buf)
 {
 	if (e4_jsb_has_csum_v2v3(buf))
-		e4_put_be32((uint8_t *)buf + JSB_CHECKSUM, e4_jsb_csum(buf));
+		e4_put_be32((uint8_t *)buf + JBD2_JSB_CHECKSUM, e4_jsb_csum(buf));
 }
 
 uint32_t e4_jsb_fc_blocks(const void *buf)
@@ -92,16 +92,16 @@ uint32_t e4_jsb_fc_blocks(const void *buf)
 	const uint8_t *b = buf;
 	uint32_t n;
 
-	if (!is_v2(buf) || !(e4_be32(b + JSB_FEATURE_INCOMPAT) &
+	if (!is_v2(buf) || !(e4_be32(b + JBD2_JSB_FEATURE_INCOMPAT) &
 			     JBD2_FEATURE_INCOMPAT_FAST_COMMIT))
 		return 0;
-	n = e4_be32(b + JSB_NUM_FC_BLKS);
+	n = e4_be32(b + JBD2_JSB_NUM_FC_BLKS);
 	return n ? n : JBD2_DEFAULT_FAST_COMMIT_BLOCKS;
 }
 
 uint32_t e4_jsb_log_end(const void *buf)
 {
-	uint32_t maxlen = e4_be32((const uint8_t *)buf + JSB_MAXLEN);
+	uint32_t maxlen = e4_be32((const uint8_t *)buf + JBD2_JSB_MAXLEN);
 	uint32_t fc = e4_jsb_fc_blocks(buf);
 
 	return fc < maxlen ? maxlen - fc : 0;
@@ -114,6 +114,7 @@ errcode_t e4_jsb_validate(const void *buf, unsigned int fs_blocksize,
 	uint32_t v2v3 = JBD2_FEATURE_INCOMPAT_CSUM_V2 |
 		JBD2_FEATURE_INCOMPAT_CSUM_V3;
 
+	e4_error_tables_init();
 	if (e4_be32(buf) != JBD2_MAGIC)
 		return E4_ERR_JSB_MAGIC;
 	e4_jsb_decode(buf, &s);
@@ -203,10 +204,11 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 	char *copy, *word, *save = NULL;
 	int fc_changed, i;
 
+	e4_error_tables_init();
 	set_bad(bad, badlen, NULL);
-	old[0] = e4_be32(b + JSB_FEATURE_COMPAT);
-	old[1] = e4_be32(b + JSB_FEATURE_INCOMPAT);
-	old[2] = e4_be32(b + JSB_FEATURE_RO_COMPAT);
+	old[0] = e4_be32(b + JBD2_JSB_FEATURE_COMPAT);
+	old[1] = e4_be32(b + JBD2_JSB_FEATURE_INCOMPAT);
+	old[2] = e4_be32(b + JBD2_JSB_FEATURE_RO_COMPAT);
 	memcpy(f, old, sizeof(f));
 
 	if (spec && *spec) {
@@ -253,7 +255,7 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 	new_fc = 0;
 	if (f[1] & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
 		new_fc = num_fc_blks != (uint32_t)-1 ? num_fc_blks :
-			e4_be32(b + JSB_NUM_FC_BLKS);
+			e4_be32(b + JBD2_JSB_NUM_FC_BLKS);
 		if (!new_fc)
 			new_fc = JBD2_DEFAULT_FAST_COMMIT_BLOCKS;
 	}
@@ -263,7 +265,7 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 	 * Changing how transactions are checksummed or where the log ends
 	 * would make existing transactions unreadable: only on an empty log.
 	 */
-	if (e4_be32(b + JSB_START) != 0) {
+	if (e4_be32(b + JBD2_JSB_START) != 0) {
 		for (i = 0; i < 3; i++)
 			if ((old[i] ^ f[i]) & empty_only[i])
 				return E4_ERR_JOURNAL_NOT_EMPTY;
@@ -277,8 +279,8 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 	 * area from s_num_fc_blks.  Check it by the same rule.
 	 */
 	if (!new_fc && num_fc_blks != (uint32_t)-1 &&
-	    num_fc_blks != e4_be32(b + JSB_NUM_FC_BLKS)) {
-		if (e4_be32(b + JSB_START) != 0)
+	    num_fc_blks != e4_be32(b + JBD2_JSB_NUM_FC_BLKS)) {
+		if (e4_be32(b + JBD2_JSB_START) != 0)
 			return E4_ERR_JOURNAL_NOT_EMPTY;
 		fc_changed = 1;
 		new_fc = num_fc_blks ? num_fc_blks :
@@ -289,7 +291,7 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 			return E4_ERR_FC_NEEDS_FS_FEATURE;
 		/* jbd2_journal_initialize_fast_commit(): -ENOSPC when
 		 * j_last - num_fc_blks < JBD2_MIN_JOURNAL_BLOCKS */
-		maxlen = e4_be32(b + JSB_MAXLEN);
+		maxlen = e4_be32(b + JBD2_JSB_MAXLEN);
 		if (new_fc >= maxlen ||
 		    maxlen - new_fc < JBD2_MIN_JOURNAL_BLOCKS)
 			return E4_ERR_FC_TOO_BIG;
@@ -300,9 +302,9 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 		return E4_ERR_64BIT_ON_32BIT_FS;
 
 	/* Every rule holds: write the new state. */
-	e4_put_be32(b + JSB_FEATURE_COMPAT, f[0]);
-	e4_put_be32(b + JSB_FEATURE_INCOMPAT, f[1]);
-	e4_put_be32(b + JSB_FEATURE_RO_COMPAT, f[2]);
+	e4_put_be32(b + JBD2_JSB_FEATURE_COMPAT, f[0]);
+	e4_put_be32(b + JBD2_JSB_FEATURE_INCOMPAT, f[1]);
+	e4_put_be32(b + JBD2_JSB_FEATURE_RO_COMPAT, f[2]);
 	/*
 	 * Turning the bit off keeps s_num_fc_blks: the kernel turns it back
 	 * on at the next mount of a fast_commit fs, and a zero there would
@@ -310,14 +312,14 @@ errcode_t e4_jsb_edit_features(void *buf, const char *spec,
 	 * enable fast commits", mount refused).
 	 */
 	if (num_fc_blks != (uint32_t)-1)
-		e4_put_be32(b + JSB_NUM_FC_BLKS, num_fc_blks);
+		e4_put_be32(b + JBD2_JSB_NUM_FC_BLKS, num_fc_blks);
 	v2v3 = JBD2_FEATURE_INCOMPAT_CSUM_V2 | JBD2_FEATURE_INCOMPAT_CSUM_V3;
 	if (f[1] & v2v3)
-		b[JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+		b[JBD2_JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
 	else if (old[1] & v2v3)
-		b[JSB_CHECKSUM_TYPE] = 0;
+		b[JBD2_JSB_CHECKSUM_TYPE] = 0;
 	if (!(f[1] & v2v3))
-		e4_put_be32(b + JSB_CHECKSUM, 0);
+		e4_put_be32(b + JBD2_JSB_CHECKSUM, 0);
 	e4_jsb_set_csum(buf);
 	return 0;
 }

@@ -46,6 +46,7 @@ errcode_t e4_memimg_init(struct e4_memimg *m, const void *base,
 {
 	uint64_t np = (size + MEM_PAGE - 1) / MEM_PAGE;
 
+	e4_error_tables_init();
 	memset(m, 0, sizeof(*m));
 	m->base = base;
 	m->size = size;

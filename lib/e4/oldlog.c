@@ -266,11 +266,11 @@ static errcode_t walk(struct walker *w, const struct e4_jscan *s)
 		default:	/* JBD2_COMMIT_BLOCK */
 			cur->nblocks++;
 			cur->has_commit = 1;
-			cur->commit_sec = e4_be64(b + COMMIT_SEC);
-			cur->commit_nsec = e4_be32(b + COMMIT_NSEC);
-			cur->commit_csum_type = b[COMMIT_CHKSUM_TYPE];
-			cur->commit_csum_size = b[COMMIT_CHKSUM_SIZE];
-			cur->commit_csum = e4_be32(b + COMMIT_CHKSUM);
+			cur->commit_sec = e4_be64(b + JBD2_COMMIT_SEC);
+			cur->commit_nsec = e4_be32(b + JBD2_COMMIT_NSEC);
+			cur->commit_csum_type = b[JBD2_COMMIT_CHKSUM_TYPE];
+			cur->commit_csum_size = b[JBD2_COMMIT_CHKSUM_SIZE];
+			cur->commit_csum = e4_be32(b + JBD2_COMMIT_CHKSUM);
 			if (whole)
 				cur = NULL;	/* keep it */
 			else
@@ -298,6 +298,7 @@ errcode_t e4_journal_scan_old(e4_journal_t j, const struct e4_jscan *s,
 	struct e4_jscan_old *o;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	memset(&w, 0, sizeof(w));
 	retval = ext2fs_get_memzero(sizeof(*o), &o);

@@ -662,6 +662,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	int fc_check;
 	int walking = 0;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
 	memset(slot, 0, sizeof(slot));

@@ -71,7 +71,7 @@ errcode_t ord_check_fc(struct ctx *c, struct state *prev)
 	if (!retval)
 		retval = ext2fs_get_mem(c->bs, &cur.ib.buf);
 	for (i = 0; !retval && i < fc->nreplay; i++)
-		if (fc->tags[i].tag == EXT4_FC_TAG_ADD_RANGE)
+		if (fc->tags[i].tag == E4_FC_TAG_ADD_RANGE)
 			retval = ord_add_touched(c, fc->tags[i].ino);
 	if (retval)
 		goto out;

@@ -60,6 +60,7 @@ errcode_t e4_chan_pread(io_channel io, uint64_t off, uint64_t len, void *buf)
 	unsigned char *b;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!len)
 		return 0;
 	if (!bs)
@@ -91,6 +92,7 @@ errcode_t e4_overlay_create(io_channel backing, io_channel src,
 	e4_overlay_t ov;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (!backing || (st && st->n && !src) || blocksize < 1024 ||
 	    (blocksize & (blocksize - 1)))
@@ -353,6 +355,7 @@ io_manager e4_overlay_io_manager = &struct_overlay_manager;
 
 errcode_t e4_overlay_open_fs(e4_overlay_t ov, int flags, ext2_filsys *ret)
 {
+	e4_error_tables_init();
 	return ext2fs_open2(ov->name, "", (flags & ~EXT2_FLAG_RW) |
 			    EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS,
 			    0, 0, e4_overlay_io_manager, ret);

@@ -341,6 +341,7 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 	errcode_t retval;
 	size_t i, k;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	retval = ext2fs_get_memzero(sizeof(*p), &p);
 	if (retval)
@@ -452,6 +453,7 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
 	struct e4_plan *p;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	retval = e4_plan_build(j, scan, &p);
 	e4_plan_result(scan, p, res);
 	e4_plan_free(p);
@@ -512,6 +514,7 @@ static void spare_swap(struct e4_state *st, size_t n)
 
 errcode_t e4_state_init(const struct e4_plan *p, struct e4_state *st)
 {
+	e4_error_tables_init();
 	memset(st, 0, sizeof(*st));
 	st->plan = p;
 	return 0;
@@ -604,6 +607,7 @@ errcode_t e4_state_advance(struct e4_state *st)
 	size_t nt = 0, nr = 0, a, b, m, ins = 0, w, i, r;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (st->k >= p->ntx)
 		return EXT2_ET_INVALID_ARGUMENT;
 	tr = &p->scan->trans[st->k];
@@ -702,6 +706,7 @@ errcode_t e4_state_seek(struct e4_state *st, size_t k)
 {
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (k > st->plan->ntx)
 		k = st->plan->ntx;
 	if (k < st->k) {

@@ -326,6 +326,7 @@ errcode_t e4_super_set_recover(ext2_filsys fs)
 	unsigned char sbuf[SUPERBLOCK_SIZE];
 	errcode_t retval;
 
+	e4_error_tables_init();
 	retval = sb_io(fs, sbuf, 0);
 	if (retval)
 		return retval;
@@ -353,8 +354,9 @@ errcode_t e4_journal_clear_err(e4_journal_t j, int *marked)
 	unsigned char sbuf[SUPERBLOCK_SIZE];
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*marked = 0;
-	if (!e4_be32(j->sb + JSB_ERRNO))
+	if (!e4_be32(j->sb + JBD2_JSB_ERRNO))
 		return 0;
 	if (!(j->flags & E4_JOURNAL_RW) || !(fs->flags & EXT2_FLAG_RW))
 		return E4_ERR_READ_ONLY;
@@ -369,7 +371,7 @@ errcode_t e4_journal_clear_err(e4_journal_t j, int *marked)
 	if (retval)
 		return retval;
 	fs->super->s_state |= EXT2_ERROR_FS;
-	e4_put_be32(j->sb + JSB_ERRNO, 0);
+	e4_put_be32(j->sb + JBD2_JSB_ERRNO, 0);
 	j->jsb.errno_ = 0;
 	retval = e4_journal_write_sb(j);
 	if (!retval)
@@ -383,6 +385,7 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	struct e4_plan *p;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!(j->flags & E4_JOURNAL_RW) || !(j->fs->flags & EXT2_FLAG_RW))
 		return E4_ERR_READ_ONLY;
 	if (!scan->fail && scan->fc && scan->fc->nreplay) {
@@ -402,6 +405,7 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_plan_replay(const struct e4_plan *p,
 			 struct e4_replay_result *res)
 {
+	e4_error_tables_init();
 	return e4_plan_replay_fc(p, NULL, res);
 }
 
@@ -417,6 +421,7 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 	uint16_t state;
 	int errno_set, recheck;
 
+	e4_error_tables_init();
 	e4_plan_result(p->scan, p, res);
 	if (!(j->flags & E4_JOURNAL_RW) || !(fs->flags & EXT2_FLAG_RW))
 		return E4_ERR_READ_ONLY;
@@ -500,9 +505,9 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 		goto out;
 
 	/* 3. the journal superblock: log empty, next tid */
-	e4_put_be32(j->sb + JSB_START, 0);
-	e4_put_be32(j->sb + JSB_SEQUENCE, res->new_sequence);
-	e4_put_be32(j->sb + JSB_ERRNO, 0);
+	e4_put_be32(j->sb + JBD2_JSB_START, 0);
+	e4_put_be32(j->sb + JBD2_JSB_SEQUENCE, res->new_sequence);
+	e4_put_be32(j->sb + JBD2_JSB_ERRNO, 0);
 	retval = e4_journal_write_sb(j);
 	if (retval)
 		goto out;
@@ -537,6 +542,7 @@ errcode_t e4_fs_reload(ext2_filsys fs)
 	dgrp_t i;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	retval = sb_io(fs, sbuf, 0);
 	if (!retval)
 		retval = sb_load(fs, sbuf);

@@ -15,6 +15,7 @@
 errcode_t e4_replayed_open(ext2_filsys fs, const char *journal_dev,
 			   struct e4_replayed *r)
 {
+	e4_error_tables_init();
 	return e4_replayed_open_io(fs, journal_dev, NULL, NULL, r);
 }
 
@@ -25,6 +26,7 @@ errcode_t e4_replayed_open_io(ext2_filsys fs, const char *journal_dev,
 	io_channel src = NULL;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	memset(r, 0, sizeof(*r));
 	retval = e4_journal_open_io(fs, journal_dev, io, io_name, 0, &r->j);
 	if (retval == E4_ERR_NO_JOURNAL &&

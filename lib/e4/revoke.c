@@ -51,6 +51,7 @@ errcode_t e4_revoke_new(size_t hint, struct e4_revoke_table **ret)
 	size_t cap = 64;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	while (cap < hint * 2 && cap < ((size_t)1 << 40))
 		cap *= 2;

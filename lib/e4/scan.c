@@ -220,13 +220,13 @@ static void scan_fc(struct scanner *sc)
 			break;
 		tag = e4_le16(p);
 		len = e4_le16(p + 2);
-		if (tag < EXT4_FC_TAG_ADD_RANGE || tag > EXT4_FC_TAG_HEAD ||
-		    len > j->blocksize - EXT4_FC_TL_SIZE)
+		if (tag < E4_FC_TAG_ADD_RANGE || tag > E4_FC_TAG_HEAD ||
+		    len > j->blocksize - E4_FC_TL_SIZE)
 			continue;
 		s->fc_blocks_used++;
-		if (b == s->log_end + 1 && tag == EXT4_FC_TAG_HEAD &&
+		if (b == s->log_end + 1 && tag == E4_FC_TAG_HEAD &&
 		    len >= 8) {
-			s->fc_head_tid = e4_le32(p + EXT4_FC_TL_SIZE + 4);
+			s->fc_head_tid = e4_le32(p + E4_FC_TL_SIZE + 4);
 			s->fc_live = s->fc_head_tid == s->end_tid;
 		}
 	}
@@ -348,12 +348,12 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 			t->last_jblk = pos;
 			t->nblocks++;
 			t->has_commit = 1;
-			commit_time = e4_be64(b + COMMIT_SEC);
+			commit_time = e4_be64(b + JBD2_COMMIT_SEC);
 			t->commit_sec = commit_time;
-			t->commit_nsec = e4_be32(b + COMMIT_NSEC);
-			t->commit_csum_type = b[COMMIT_CHKSUM_TYPE];
-			t->commit_csum_size = b[COMMIT_CHKSUM_SIZE];
-			t->commit_csum = found = e4_be32(b + COMMIT_CHKSUM);
+			t->commit_nsec = e4_be32(b + JBD2_COMMIT_NSEC);
+			t->commit_csum_type = b[JBD2_COMMIT_CHKSUM_TYPE];
+			t->commit_csum_size = b[JBD2_COMMIT_CHKSUM_SIZE];
+			t->commit_csum = found = e4_be32(b + JBD2_COMMIT_CHKSUM);
 			if (need_check) {
 				if (commit_time >= last_time) {
 					s->fail = E4_ERR_JOURNAL_CHECKSUM;
@@ -480,7 +480,7 @@ chksum_ok:
 					"exceeds the block: recovery fails "
 					"(scan_revoke_records: EINVAL)",
 					(unsigned long long)pos,
-					e4_be32(b + REVOKE_COUNT));
+					e4_be32(b + JBD2_REVOKE_COUNT));
 			}
 			retval = grow(&t->revokes, &sc->rev_alloc,
 				      t->nrevokes + n, sizeof(*t->revokes));
@@ -674,6 +674,7 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 	size_t n = 0, i, k, a, b;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!s->ncsum_pending)
 		return 0;
 	e4_jcodec_init(&codec, &j->jsb, bs);
@@ -771,6 +772,7 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	errcode_t retval;
 	unsigned int bs = j->blocksize;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	memset(&sc, 0, sizeof(sc));
 	retval = ext2fs_get_memzero(sizeof(*s), &s);

@@ -132,6 +132,7 @@ errcode_t e4_jstats_compute(const struct e4_jtrans *trans, size_t n,
 	errcode_t retval;
 	size_t i, ni;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	retval = ext2fs_get_memzero(sizeof(*st), &st);
 	if (retval)

@@ -37,6 +37,7 @@ errcode_t e4_txn_begin(ext2_filsys fs, e4_journal_t j, struct e4_txn **ret)
 	struct e4_txn *t = NULL;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (!(fs->flags & EXT2_FLAG_RW) || !(j->flags & E4_JOURNAL_RW))
 		return E4_ERR_READ_ONLY;
@@ -153,14 +154,14 @@ static void build_log(struct e4_txn *t, uint32_t tid, unsigned char *log)
 		now.tv_nsec = 0;
 	} else
 		clock_gettime(CLOCK_REALTIME, &now);
-	e4_put_be64(commit + COMMIT_SEC, (uint64_t)now.tv_sec);
-	e4_put_be32(commit + COMMIT_NSEC, (uint32_t)now.tv_nsec);
+	e4_put_be64(commit + JBD2_COMMIT_SEC, (uint64_t)now.tv_sec);
+	e4_put_be32(commit + JBD2_COMMIT_NSEC, (uint32_t)now.tv_nsec);
 	if (c.v2v3) {
 		e4_jcommit_set_csum(&c, commit);
 	} else if (c.v1) {
-		commit[COMMIT_CHKSUM_TYPE] = JBD2_CRC32_CHKSUM;
-		commit[COMMIT_CHKSUM_SIZE] = JBD2_CRC32_CHKSUM_SIZE;
-		e4_put_be32(commit + COMMIT_CHKSUM, crc_be);
+		commit[JBD2_COMMIT_CHKSUM_TYPE] = JBD2_CRC32_CHKSUM;
+		commit[JBD2_COMMIT_CHKSUM_SIZE] = JBD2_CRC32_CHKSUM_SIZE;
+		e4_put_be32(commit + JBD2_COMMIT_CHKSUM, crc_be);
 	}
 }
 
@@ -195,6 +196,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 	struct e4_jcodec codec;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof(*res));
@@ -268,8 +270,8 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 		retval = e4_super_set_recover(fs);	/* the old one */
 	if (retval)
 		goto out;
-	e4_put_be32(j->sb + JSB_START, j->jsb.first);
-	e4_put_be32(j->sb + JSB_SEQUENCE, tid);
+	e4_put_be32(j->sb + JBD2_JSB_START, j->jsb.first);
+	e4_put_be32(j->sb + JBD2_JSB_SEQUENCE, tid);
 	retval = e4_journal_write_sb(j);
 	if (retval)
 		goto out;

@@ -195,6 +195,7 @@ errcode_t e4_inode_extents(ext2_filsys fs, ext2_ino_t ino, int flags,
 	struct ext2_inode inode;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	retval = get_inode(fs, ino, &inode);
 	if (retval)
 		return retval;
@@ -215,6 +216,7 @@ errcode_t e4_fs_extents(ext2_filsys fs, int flags, e4_extent_func func,
 	ext2_ino_t ino;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!fs->inode_map) {
 		retval = ext2fs_read_inode_bitmap(fs);
 		if (retval)
@@ -550,6 +552,7 @@ errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
 	errcode_t retval;
 	size_t i;
 
+	e4_error_tables_init();
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof(*res));

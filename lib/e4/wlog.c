@@ -121,6 +121,7 @@ errcode_t e4_wlog_open(const char *path, io_manager mgr, e4_wlog_t *ret,
 	blk64_t size;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (bad_entry)
 		*bad_entry = (uint64_t)-1;
@@ -139,6 +140,7 @@ errcode_t e4_wlog_open_io(const char *name, io_manager mgr,
 	uint64_t i, off, next, ss, cap;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	if (bad_entry)
 		*bad_entry = (uint64_t)-1;
@@ -229,6 +231,7 @@ errcode_t e4_wlog_check_device(e4_wlog_t log, uint64_t dev_bytes,
 {
 	uint64_t i, dev_sectors = dev_bytes / log->sectorsize;
 
+	e4_error_tables_init();
 	for (i = 0; i < log->nr_entries; i++) {
 		const struct e4_wlog_entry *e = &log->ents[i];
 
@@ -249,6 +252,7 @@ errcode_t e4_wlog_check_fs(e4_wlog_t log, const struct ext2_super_block *base,
 	struct ext2_super_block sb;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	for (i = 0; i < log->nr_entries; i++) {
 		const struct e4_wlog_entry *e = &log->ents[i];
 
@@ -296,6 +300,7 @@ errcode_t e4_wlog_find_mark(e4_wlog_t log, const char *label,
 {
 	uint64_t i;
 
+	e4_error_tables_init();
 	for (i = 0; i < log->nr_entries; i++)
 		if (log->ents[i].mark && !strcmp(log->ents[i].mark, label)) {
 			*entry = i;
@@ -337,6 +342,7 @@ errcode_t e4_wlog_read_data(e4_wlog_t log, const struct e4_wlog_entry *e,
 	uint64_t first, last;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	if (!e->data_off || off > total || len > total - off)
 		return EXT2_ET_INVALID_ARGUMENT;
 	if (!len)

@@ -1155,6 +1155,7 @@ errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 	errcode_t retval;
 	uint64_t i;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	memset(&c, 0, sizeof(c));
 	c.d = d;

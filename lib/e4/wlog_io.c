@@ -177,6 +177,7 @@ errcode_t e4_wlog_dev_create(e4_wlog_t log, io_channel base,
 	e4_wlog_dev_t d;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	retval = e4_wlog_check_device(log, dev_bytes, NULL);
 	if (retval)
@@ -224,6 +225,7 @@ const char *e4_wlog_dev_name(e4_wlog_dev_t d)
 
 errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point)
 {
+	e4_error_tables_init();
 	if (point < -1 || (point >= 0 && (uint64_t)point >= d->log->nr_entries))
 		return EXT2_ET_INVALID_ARGUMENT;
 	d->point = point;

@@ -130,6 +130,7 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret)
 	uint64_t e;
 	errcode_t retval;
 
+	e4_error_tables_init();
 	*ret = NULL;
 	retval = ext2fs_get_memzero(sizeof(*ws), &ws);
 	if (retval)

@@ -224,17 +224,17 @@ void e4s_fc_print_json(struct e4s_json *js, const struct e4s_req *o,
 				e4s_json_u64(js, "ino", t->ino);
 			if (t->parent)
 				e4s_json_u64(js, "parent", t->parent);
-			if (t->tag == EXT4_FC_TAG_ADD_RANGE ||
-			    t->tag == EXT4_FC_TAG_DEL_RANGE) {
+			if (t->tag == E4_FC_TAG_ADD_RANGE ||
+			    t->tag == E4_FC_TAG_DEL_RANGE) {
 				e4s_json_u64(js, "lblk", t->lblk);
 				e4s_json_u64(js, "count", t->count);
 			}
-			if (t->tag == EXT4_FC_TAG_ADD_RANGE) {
+			if (t->tag == E4_FC_TAG_ADD_RANGE) {
 				e4s_json_u64(js, "pblk", t->pblk);
 				e4s_json_bool(js, "unwritten", t->unwritten);
 			}
-			if (t->tag == EXT4_FC_TAG_HEAD ||
-			    t->tag == EXT4_FC_TAG_TAIL)
+			if (t->tag == E4_FC_TAG_HEAD ||
+			    t->tag == E4_FC_TAG_TAIL)
 				e4s_json_u64(js, "tid", t->tid);
 			e4s_json_bool(js, "replay", i < fc->nreplay);
 			e4s_json_str(js, "fate", e4_fc_fate_name(t->fate));

@@ -121,13 +121,13 @@ void e4s_print_jsb_text(e4_journal_t j, ext2_filsys fs, int verifies)
 	}
 	printf("Journal UUID:             %s\n", e2p_uuid2str((void *)s->uuid));
 	printf("Journal number of users:  %u\n", s->nr_users);
-	for (i = 0; i < s->nr_users && i < JSB_MAX_USERS; i++)
+	for (i = 0; i < s->nr_users && i < JBD2_JSB_MAX_USERS; i++)
 		printf(i ? "                          %s\n" :
 		       "Journal users:            %s\n",
 		       e2p_uuid2str((void *)s->users[i]));
-	if (s->nr_users > JSB_MAX_USERS)
+	if (s->nr_users > JBD2_JSB_MAX_USERS)
 		printf("                          (s_nr_users %u exceeds %u)\n",
-		       s->nr_users, JSB_MAX_USERS);
+		       s->nr_users, JBD2_JSB_MAX_USERS);
 	printf("Journal num_fc_blks:      %u\n", s->num_fc_blks);
 	printf("Journal max_trans_data:   %u\n", s->max_trans_data);
 	printf("Journal head:             %u\n", s->head);
@@ -186,16 +186,16 @@ void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 	e4s_json_str(js, "uuid", e2p_uuid2str((void *)s->uuid));
 	e4s_json_u64(js, "nr_users", s->nr_users);
 	e4s_json_arr_begin(js, "users");
-	/* As the text: at most JSB_MAX_USERS entries, null for a null UUID
+	/* As the text: at most JBD2_JSB_MAX_USERS entries, null for a null UUID
 	 * (the text's "<none>"). */
-	for (i = 0; i < s->nr_users && i < JSB_MAX_USERS; i++)
+	for (i = 0; i < s->nr_users && i < JBD2_JSB_MAX_USERS; i++)
 		if (uuid_is_null(s->users[i]))
 			e4s_json_null(js, NULL);
 		else
 			e4s_json_str(js, NULL,
 				    e2p_uuid2str((void *)s->users[i]));
 	e4s_json_arr_end(js);
-	e4s_json_bool(js, "nr_users_exceeds_max", s->nr_users > JSB_MAX_USERS);
+	e4s_json_bool(js, "nr_users_exceeds_max", s->nr_users > JBD2_JSB_MAX_USERS);
 	e4s_json_u64(js, "num_fc_blks", s->num_fc_blks);
 	e4s_json_u64(js, "fast_commit_blocks", fc);
 	e4s_json_u64(js, "max_transaction_length", s->maxlen - fc);
@@ -278,7 +278,7 @@ static void print_changes(const char *prog, const void *oldb,
 		       e2p_uuid2str(a.uuid));
 		printf(" -> %s\n", e2p_uuid2str(b.uuid));
 	}
-	if (!memcmp(oldb, newb, JSB_SIZE))
+	if (!memcmp(oldb, newb, JBD2_JSB_SIZE))
 		printf("%s: journal superblock unchanged\n", prog);
 }
 
@@ -286,7 +286,7 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 			 ext2_filsys fs)
 {
 	const char *where = o->journal_dev ? o->journal_dev : o->device;
-	unsigned char newsb[JSB_SIZE];
+	unsigned char newsb[JBD2_JSB_SIZE];
 	e4_journal_t j = NULL;
 	char bad[128];
 	int flags = 0, empty_needed = 0;
@@ -308,7 +308,7 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 		e4_journal_close(j);
 		return 1;
 	}
-	memcpy(newsb, j->sb, JSB_SIZE);
+	memcpy(newsb, j->sb, JBD2_JSB_SIZE);
 	flags = 0;
 	if (ext2fs_has_feature_64bit(fs->super))
 		flags |= E4_FEAT_FS_64BIT;
@@ -338,7 +338,7 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 		}
 	}
 	if (o->clear_journal_errno)
-		e4_put_be32(newsb + JSB_ERRNO, 0);
+		e4_put_be32(newsb + JBD2_JSB_ERRNO, 0);
 	if (o->journal_uuid) {
 		if (!strcmp(o->journal_uuid, "random")) {
 			uuid_generate(uu);
@@ -353,8 +353,8 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 		}
 	}
 	/* Option values are validated above, the fs state from here on. */
-	if (o->journal_uuid && memcmp(newsb + JSB_UUID, uu, 16) &&
-	    e4_be32(newsb + JSB_START))
+	if (o->journal_uuid && memcmp(newsb + JBD2_JSB_UUID, uu, 16) &&
+	    e4_be32(newsb + JBD2_JSB_START))
 		empty_needed = 1;
 	if (e4s_needs_recovery(fs) && !o->force) {
 needs_recovery:
@@ -370,22 +370,22 @@ needs_recovery:
 	}
 	if (o->journal_uuid) {
 		/* The UUID seeds every v2/v3 checksum of the log. */
-		if (memcmp(newsb + JSB_UUID, uu, 16) &&
-		    e4_be32(newsb + JSB_START)) {
+		if (memcmp(newsb + JBD2_JSB_UUID, uu, 16) &&
+		    e4_be32(newsb + JBD2_JSB_START)) {
 			retval = E4_ERR_JOURNAL_NOT_EMPTY;
 			com_err(prog, retval, "while changing the journal UUID "
 				"of %s", where);
 			goto out;
 		}
-		memcpy(newsb + JSB_UUID, uu, 16);
+		memcpy(newsb + JBD2_JSB_UUID, uu, 16);
 	}
 	e4_jsb_set_csum(newsb);
 	print_changes(prog, j->sb, newsb, o->dry_run);
 	/* A no-op edit writes nothing (so close does not touch the fs
 	 * superblock's s_kbytes_written either). */
-	if (o->dry_run || !memcmp(j->sb, newsb, JSB_SIZE))
+	if (o->dry_run || !memcmp(j->sb, newsb, JBD2_JSB_SIZE))
 		goto out;
-	memcpy(j->sb, newsb, JSB_SIZE);
+	memcpy(j->sb, newsb, JBD2_JSB_SIZE);
 	retval = e4_journal_write_sb(j);
 	if (retval)
 		com_err(prog, retval, "while writing journal superblock of %s",

@@ -72,7 +72,7 @@ static void fix_area(unsigned char *a, size_t nblk, unsigned int bs, int head)
 	unsigned int off, tag, len;
 
 	if (head && nblk)
-		put16(a, EXT4_FC_TAG_HEAD);
+		put16(a, E4_FC_TAG_HEAD);
 	for (b = 0; b < nblk; b++) {
 		unsigned char *p = a + b * bs;
 
@@ -81,13 +81,13 @@ static void fix_area(unsigned char *a, size_t nblk, unsigned int bs, int head)
 			len = e4_le16(p + off + 2);
 			if (len > bs - off - 4)
 				break;
-			if ((tag == EXT4_FC_TAG_HEAD || tag == EXT4_FC_TAG_TAIL)
+			if ((tag == E4_FC_TAG_HEAD || tag == E4_FC_TAG_TAIL)
 			    && len >= 8)
-				put32(p + off + 4 + (tag == EXT4_FC_TAG_HEAD ?
+				put32(p + off + 4 + (tag == E4_FC_TAG_HEAD ?
 						     4 : 0), 10);
-			if (tag == EXT4_FC_TAG_HEAD && len >= 8)
+			if (tag == E4_FC_TAG_HEAD && len >= 8)
 				put32(p + off + 4, 0);
-			if (tag == EXT4_FC_TAG_TAIL && len >= 8) {
+			if (tag == E4_FC_TAG_TAIL && len >= 8) {
 				crc = e4_crc32c(crc, p + off, 8);
 				put32(p + off + 8, crc);
 				crc = 0;

@@ -196,8 +196,8 @@ static void mask_sb(unsigned char *sb)
 
 static void mask_jsb(unsigned char *jsb)
 {
-	memset(jsb + JSB_SEQUENCE, 0, 4);
-	memset(jsb + JSB_CHECKSUM, 0, 4);
+	memset(jsb + JBD2_JSB_SEQUENCE, 0, 4);
+	memset(jsb + JBD2_JSB_CHECKSUM, 0, 4);
 }
 
 /* Compare the images @a and @b on every page either has written. */

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	unsigned char sb[JSB_SIZE], before[JSB_SIZE];
+	unsigned char sb[JBD2_JSB_SIZE], before[JBD2_JSB_SIZE];
 	char spec[65], bad[64];
 	struct e4_jsb s;
 	unsigned int bs, ctrl;
@@ -40,18 +40,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n;
 	int flags, i;
 
-	if (size < HDR + JSB_SIZE)
+	if (size < HDR + JBD2_JSB_SIZE)
 		return 0;
 	ctrl = data[0];
 	bs = 1024U << (ctrl & 3);
 	real_len = e4_be32(data + 1);
 	nfc = (ctrl & 0x40) ? e4_be32(data + 5) : (uint32_t)-1;
 	flags = (ctrl >> 2) & 7;
-	memcpy(sb, data + HDR, JSB_SIZE);
-	n = size - HDR - JSB_SIZE;
+	memcpy(sb, data + HDR, JBD2_JSB_SIZE);
+	n = size - HDR - JBD2_JSB_SIZE;
 	if (n > 64)
 		n = 64;
-	memcpy(spec, data + HDR + JSB_SIZE, n);
+	memcpy(spec, data + HDR + JBD2_JSB_SIZE, n);
 	spec[n] = 0;
 	if (ctrl & 0x20)
 		e4_jsb_set_csum(sb);
@@ -77,10 +77,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT((s.feature_incompat & v2v3) != v2v3, "v2+v3");
 	}
 
-	memcpy(before, sb, JSB_SIZE);
+	memcpy(before, sb, JBD2_JSB_SIZE);
 	retval = e4_jsb_edit_features(sb, spec, nfc, flags, bad, sizeof(bad));
 	if (retval) {
-		FUZZ_ASSERT(!memcmp(before, sb, JSB_SIZE),
+		FUZZ_ASSERT(!memcmp(before, sb, JBD2_JSB_SIZE),
 			    "failed edit changed the superblock");
 		return 0;
 	}
@@ -90,13 +90,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !!(s.feature_incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3) <= 1,
 		    "two checksum methods after an edit");
 	FUZZ_ASSERT(e4_jsb_csum_ok(sb), "edit left a bad checksum");
-	if (e4_be32(before + JSB_START))
+	if (e4_be32(before + JBD2_JSB_START))
 		FUZZ_ASSERT(e4_jsb_log_end(sb) == e4_jsb_log_end(before) &&
-			    !((e4_be32(sb + JSB_FEATURE_INCOMPAT) ^
-			       e4_be32(before + JSB_FEATURE_INCOMPAT)) &
+			    !((e4_be32(sb + JBD2_JSB_FEATURE_INCOMPAT) ^
+			       e4_be32(before + JBD2_JSB_FEATURE_INCOMPAT)) &
 			      ~JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT) &&
-			    !((e4_be32(sb + JSB_FEATURE_COMPAT) ^
-			       e4_be32(before + JSB_FEATURE_COMPAT)) &
+			    !((e4_be32(sb + JBD2_JSB_FEATURE_COMPAT) ^
+			       e4_be32(before + JBD2_JSB_FEATURE_COMPAT)) &
 			      JBD2_FEATURE_COMPAT_CHECKSUM),
 			    "non-empty log changed its layout");
 	if (!valid) {

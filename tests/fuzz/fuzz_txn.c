@@ -96,7 +96,7 @@ struct op {
 /* Templates by variant bits 3 (metadata_csum) and 5 (4 KiB blocks). */
 static struct fuzz_tmpl tmpl[4];
 static struct fuzz_file files[4][FUZZ_NFILES];
-static unsigned char jsb_var[4][8][JSB_SIZE];
+static unsigned char jsb_var[4][8][JBD2_JSB_SIZE];
 static int ready;
 
 /* Per run: states before op 0 .. after op n; scratch. */
@@ -123,7 +123,7 @@ static void init(void)
 				abort();
 		for (v = 0; v < 8; v++) {
 			memcpy(jsb_var[c][v], tmpl[c].buf +
-			       tmpl[c].jpblk[0] * tmpl[c].blocksize, JSB_SIZE);
+			       tmpl[c].jpblk[0] * tmpl[c].blocksize, JBD2_JSB_SIZE);
 			snprintf(spec, sizeof(spec), "^journal_checksum,"
 				 "^journal_checksum_v2,^journal_checksum_v3,"
 				 "^journal_64bit%s%s", csum[v & 3],
@@ -304,7 +304,7 @@ static void read_state(struct e4_memimg *m, const struct fuzz_tmpl *t,
 static void check_clean(struct e4_memimg *m, const struct fuzz_tmpl *t,
 			const char *when)
 {
-	unsigned char sb[1024], jsb[JSB_SIZE];
+	unsigned char sb[1024], jsb[JBD2_JSB_SIZE];
 	uint32_t incompat;
 
 	e4_memimg_pread(m, 1024, sb, sizeof(sb));
@@ -313,8 +313,8 @@ static void check_clean(struct e4_memimg *m, const struct fuzz_tmpl *t,
 		(uint32_t)sb[0x63] << 24;
 	FUZZ_ASSERT(!(incompat & EXT3_FEATURE_INCOMPAT_RECOVER),
 		    "%s: needs_recovery set", when);
-	FUZZ_ASSERT(e4_be32(jsb + JSB_START) == 0, "%s: s_start %u", when,
-		    e4_be32(jsb + JSB_START));
+	FUZZ_ASSERT(e4_be32(jsb + JBD2_JSB_START) == 0, "%s: s_start %u", when,
+		    e4_be32(jsb + JBD2_JSB_START));
 	FUZZ_ASSERT(e4_jsb_csum_ok(jsb), "%s: jsb checksum", when);
 }
 
@@ -492,7 +492,7 @@ static void image_init(struct e4_memimg *m, unsigned int v)
 	if (e4_memimg_init(m, tmpl[c].buf, tmpl[c].size))
 		abort();
 	e4_memimg_pwrite(m, tmpl[c].jpblk[0] * tmpl[c].blocksize,
-			 jsb_var[c][v & 7], JSB_SIZE);
+			 jsb_var[c][v & 7], JBD2_JSB_SIZE);
 }
 
 /* Open read-write as e4tune does (one 1 KiB superblock write: no

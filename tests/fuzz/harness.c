@@ -370,7 +370,7 @@ static unsigned int tag_bytes(uint32_t incompat)
 	unsigned int n;
 
 	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
-		return TAG3_SIZE;
+		return JBD2_TAG3_SIZE;
 	n = 12;
 	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
 		n += 2;
@@ -397,15 +397,15 @@ static void fix_tags(const struct fuzz_tmpl *t, struct e4_memimg *m,
 		unsigned char *tag = blk + off;
 
 		flags = (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3) ?
-			e4_be32(tag + TAG3_FLAGS) : e4_be16(tag + TAG_FLAGS);
+			e4_be32(tag + JBD2_TAG3_FLAGS) : e4_be16(tag + JBD2_TAG_FLAGS);
 		if (e4_memimg_pread(m, t->jpblk[next] * bs, data, bs))
 			break;
 		c = e4_crc32c(seed, seq, 4);
 		c = e4_crc32c(c, data, bs);
 		if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
-			e4_put_be32(tag + TAG3_CHECKSUM, c);
+			e4_put_be32(tag + JBD2_TAG3_CHECKSUM, c);
 		else
-			e4_put_be16(tag + TAG_CHECKSUM, (uint16_t)c);
+			e4_put_be16(tag + JBD2_TAG_CHECKSUM, (uint16_t)c);
 		off += tb;
 		if (!(flags & JBD2_FLAG_SAME_UUID))
 			off += 16;
@@ -432,13 +432,13 @@ void fuzz_fix_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
 		goto out;
 	if (ctrl & FUZZ_FIX_JSB) {
 		e4_jsb_set_csum(blk);
-		e4_memimg_pwrite(m, t->jpblk[0] * bs, blk, JSB_SIZE);
+		e4_memimg_pwrite(m, t->jpblk[0] * bs, blk, JBD2_JSB_SIZE);
 	}
 	if (!(ctrl & (FUZZ_FIX_BLOCKS | FUZZ_FIX_TAGS)) ||
 	    !e4_jsb_has_csum_v2v3(blk))
 		goto out;
-	incompat = e4_be32(blk + JSB_FEATURE_INCOMPAT);
-	seed = e4_crc32c(~0U, blk + JSB_UUID, 16);
+	incompat = e4_be32(blk + JBD2_JSB_FEATURE_INCOMPAT);
+	seed = e4_crc32c(~0U, blk + JBD2_JSB_UUID, 16);
 	for (b = 1; b < nblk; b++) {
 		if (e4_memimg_pread(m, t->jpblk[b] * bs, blk, bs))
 			break;
@@ -454,9 +454,9 @@ void fuzz_fix_journal(const struct fuzz_tmpl *t, struct e4_memimg *m,
 			e4_put_be32(blk + bs - JBD2_TAIL_SIZE, c);
 		} else if (type == JBD2_COMMIT_BLOCK &&
 			   (ctrl & FUZZ_FIX_BLOCKS)) {
-			memset(blk + COMMIT_CHKSUM, 0, 4);
+			memset(blk + JBD2_COMMIT_CHKSUM, 0, 4);
 			c = e4_crc32c(seed, blk, bs);
-			e4_put_be32(blk + COMMIT_CHKSUM, c);
+			e4_put_be32(blk + JBD2_COMMIT_CHKSUM, c);
 		}
 		e4_memimg_pwrite(m, t->jpblk[b] * bs, blk, bs);
 	}

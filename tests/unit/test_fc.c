@@ -27,13 +27,13 @@ static void fcb_init(struct fcb *b)
 	memset(b, 0, sizeof(*b));
 	e4_put_be32(s + JBD2_H_MAGIC, JBD2_MAGIC);
 	e4_put_be32(s + JBD2_H_BLOCKTYPE, JBD2_SUPERBLOCK_V2);
-	e4_put_be32(s + JSB_BLOCKSIZE, BS);
-	e4_put_be32(s + JSB_MAXLEN, NBLK);
-	e4_put_be32(s + JSB_FIRST, 1);
-	e4_put_be32(s + JSB_SEQUENCE, TID);
-	e4_put_be32(s + JSB_FEATURE_INCOMPAT,
+	e4_put_be32(s + JBD2_JSB_BLOCKSIZE, BS);
+	e4_put_be32(s + JBD2_JSB_MAXLEN, NBLK);
+	e4_put_be32(s + JBD2_JSB_FIRST, 1);
+	e4_put_be32(s + JBD2_JSB_SEQUENCE, TID);
+	e4_put_be32(s + JBD2_JSB_FEATURE_INCOMPAT,
 		    JBD2_FEATURE_INCOMPAT_FAST_COMMIT);
-	e4_put_be32(s + JSB_NUM_FC_BLKS, NFC);
+	e4_put_be32(s + JBD2_JSB_NUM_FC_BLKS, NFC);
 	b->blk = NBLK - NFC + 1;
 	assert_int_equal(e4_jsb_log_end(s), NBLK - NFC);
 }
@@ -72,7 +72,7 @@ static void head(struct fcb *b, uint32_t features, uint32_t tid)
 
 	le32(v, features);
 	le32(v + 4, tid);
-	tlv(b, EXT4_FC_TAG_HEAD, 8, v);
+	tlv(b, E4_FC_TAG_HEAD, 8, v);
 }
 
 static void inode_tag(struct fcb *b, uint32_t ino)
@@ -81,7 +81,7 @@ static void inode_tag(struct fcb *b, uint32_t ino)
 
 	memset(v, 0, sizeof(v));
 	le32(v, ino);
-	tlv(b, EXT4_FC_TAG_INODE, sizeof(v), v);
+	tlv(b, E4_FC_TAG_INODE, sizeof(v), v);
 }
 
 static void add_range(struct fcb *b, uint32_t ino, uint32_t lblk,
@@ -95,14 +95,14 @@ static void add_range(struct fcb *b, uint32_t ino, uint32_t lblk,
 	v[8] = len & 0xff;
 	v[9] = len >> 8;
 	le32(v + 12, pblk);
-	tlv(b, EXT4_FC_TAG_ADD_RANGE, sizeof(v), v);
+	tlv(b, E4_FC_TAG_ADD_RANGE, sizeof(v), v);
 }
 
 /* PAD to the end of the block, then go on in the next one (the kernel's
  * ext4_fc_reserve_space()). */
 static void pad(struct fcb *b)
 {
-	tlv(b, EXT4_FC_TAG_PAD, BS - b->off - 4, NULL);
+	tlv(b, E4_FC_TAG_PAD, BS - b->off - 4, NULL);
 	b->blk++;
 	b->off = 0;
 }
@@ -115,7 +115,7 @@ static void tail(struct fcb *b, uint32_t tid, uint32_t crc_xor)
 	uint8_t *p = at(b);
 	uint16_t len = BS - b->off - 4;
 
-	p[0] = EXT4_FC_TAG_TAIL;
+	p[0] = E4_FC_TAG_TAIL;
 	p[1] = 0;
 	p[2] = len & 0xff;
 	p[3] = len >> 8;
@@ -173,7 +173,7 @@ static void test_fc_valid(void **state)
 	/* a zero block: tag 0 is no tag; after valid fast commits, a stop */
 	fc = fcb_scan(&b);
 	assert_int_equal(fc->ntags, 5);
-	assert_int_equal(fc->tags[0].tag, EXT4_FC_TAG_HEAD);
+	assert_int_equal(fc->tags[0].tag, E4_FC_TAG_HEAD);
 	assert_int_equal(fc->tags[1].ino, 12);
 	assert_int_equal(fc->tags[3].unwritten, 1);
 	assert_int_equal(fc->tags[3].count, 5);
@@ -198,7 +198,7 @@ static void test_fc_pad_spans(void **state)
 	add_range(&b, 13, 7, 1, 3000);
 	tail(&b, TID, 0);
 	fc = fcb_scan(&b);
-	assert_int_equal(fc->tags[3].tag, EXT4_FC_TAG_PAD);
+	assert_int_equal(fc->tags[3].tag, E4_FC_TAG_PAD);
 	assert_int_equal(fc->tags[4].jblk, 58);
 	expect(fc, E4_FC_STOP_BAD_TAG, 0, 1, 6, 59);
 }
@@ -282,15 +282,15 @@ static void test_fc_bad_tags(void **state)
 	 * bytes, a dentry with no name, a value past the block end. */
 	fcb_init(&b);
 	head(&b, 0, TID);
-	tlv(&b, EXT4_FC_TAG_ADD_RANGE, 12, v);
+	tlv(&b, E4_FC_TAG_ADD_RANGE, 12, v);
 	expect(fcb_scan(&b), E4_FC_FAIL_BAD_TAG, E4_ERR_FC_BAD_TAG, 0, 0, 57);
 	fcb_init(&b);
 	head(&b, 0, TID);
-	tlv(&b, EXT4_FC_TAG_CREAT, 8, v);
+	tlv(&b, E4_FC_TAG_CREAT, 8, v);
 	expect(fcb_scan(&b), E4_FC_FAIL_BAD_TAG, E4_ERR_FC_BAD_TAG, 0, 0, 57);
 	fcb_init(&b);
 	head(&b, 0, TID);
-	at(&b)[0] = EXT4_FC_TAG_PAD;
+	at(&b)[0] = E4_FC_TAG_PAD;
 	at(&b)[2] = (BS - 12 - 4 + 1) & 0xff;
 	at(&b)[3] = (BS - 12 - 4 + 1) >> 8;
 	expect(fcb_scan(&b), E4_FC_FAIL_BAD_TAG, E4_ERR_FC_BAD_TAG, 0, 0, 57);

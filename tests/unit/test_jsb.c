@@ -7,19 +7,19 @@
 /* A v2 journal superblock: 4 KiB blocks, 1024 blocks, empty log. */
 static void make_jsb(uint8_t *b, uint32_t incompat)
 {
-	memset(b, 0, JSB_SIZE);
+	memset(b, 0, JBD2_JSB_SIZE);
 	e4_put_be32(b + JBD2_H_MAGIC, JBD2_MAGIC);
 	e4_put_be32(b + JBD2_H_BLOCKTYPE, JBD2_SUPERBLOCK_V2);
-	e4_put_be32(b + JSB_BLOCKSIZE, 4096);
-	e4_put_be32(b + JSB_MAXLEN, 1024);
-	e4_put_be32(b + JSB_FIRST, 1);
-	e4_put_be32(b + JSB_SEQUENCE, 7);
-	e4_put_be32(b + JSB_FEATURE_INCOMPAT, incompat);
-	e4_put_be32(b + JSB_NR_USERS, 1);
-	memset(b + JSB_UUID, 0x5a, 16);
+	e4_put_be32(b + JBD2_JSB_BLOCKSIZE, 4096);
+	e4_put_be32(b + JBD2_JSB_MAXLEN, 1024);
+	e4_put_be32(b + JBD2_JSB_FIRST, 1);
+	e4_put_be32(b + JBD2_JSB_SEQUENCE, 7);
+	e4_put_be32(b + JBD2_JSB_FEATURE_INCOMPAT, incompat);
+	e4_put_be32(b + JBD2_JSB_NR_USERS, 1);
+	memset(b + JBD2_JSB_UUID, 0x5a, 16);
 	if (incompat & (JBD2_FEATURE_INCOMPAT_CSUM_V2 |
 			JBD2_FEATURE_INCOMPAT_CSUM_V3))
-		b[JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+		b[JBD2_JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
 	e4_jsb_set_csum(b);
 }
 
@@ -46,14 +46,14 @@ static void test_crc_impls_agree(void **state)
 
 static void test_decode(void **state)
 {
-	uint8_t b[JSB_SIZE];
+	uint8_t b[JBD2_JSB_SIZE];
 	struct e4_jsb s;
 
 	(void)state;
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_64BIT |
 		 JBD2_FEATURE_INCOMPAT_CSUM_V3);
-	e4_put_be32(b + JSB_START, 5);
-	e4_put_be32(b + JSB_ERRNO, (uint32_t)-5);
+	e4_put_be32(b + JBD2_JSB_START, 5);
+	e4_put_be32(b + JBD2_JSB_ERRNO, (uint32_t)-5);
 	e4_jsb_set_csum(b);
 	e4_jsb_decode(b, &s);
 	assert_int_equal(s.blocktype, JBD2_SUPERBLOCK_V2);
@@ -71,7 +71,7 @@ static void test_decode(void **state)
 
 static void test_validate_errors(void **state)
 {
-	uint8_t b[JSB_SIZE];
+	uint8_t b[JBD2_JSB_SIZE];
 
 	(void)state;
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_CSUM_V3);
@@ -79,20 +79,20 @@ static void test_validate_errors(void **state)
 	assert_int_equal(e4_jsb_validate(b, 1024, 1024),
 			 E4_ERR_JSB_BLOCKSIZE);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1023), E4_ERR_JSB_MAXLEN);
-	b[JSB_CHECKSUM] ^= 1;
+	b[JBD2_JSB_CHECKSUM] ^= 1;
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024), E4_ERR_JSB_CSUM);
 	assert_false(e4_jsb_csum_ok(b));
 
 	/* journal_check_superblock(): s_maxlen >= 1024 + fast-commit area */
 	make_jsb(b, 0);
-	e4_put_be32(b + JSB_MAXLEN, 1000);
+	e4_put_be32(b + JBD2_JSB_MAXLEN, 1000);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024),
 			 E4_ERR_JSB_TOO_SHORT);
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_FAST_COMMIT);
-	e4_put_be32(b + JSB_NUM_FC_BLKS, 16);
+	e4_put_be32(b + JBD2_JSB_NUM_FC_BLKS, 16);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024),
 			 E4_ERR_JSB_TOO_SHORT);
-	e4_put_be32(b + JSB_MAXLEN, 1040);
+	e4_put_be32(b + JBD2_JSB_MAXLEN, 1040);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1040), 0);
 
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_CSUM_V3);
@@ -105,13 +105,13 @@ static void test_validate_errors(void **state)
 			 E4_ERR_JSB_BLOCKTYPE);
 
 	make_jsb(b, 0);
-	e4_put_be32(b + JSB_FIRST, 0);
+	e4_put_be32(b + JBD2_JSB_FIRST, 0);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024), E4_ERR_JSB_FIRST);
-	e4_put_be32(b + JSB_FIRST, 1024);
+	e4_put_be32(b + JBD2_JSB_FIRST, 1024);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024), E4_ERR_JSB_FIRST);
 
 	make_jsb(b, 0);
-	e4_put_be32(b + JSB_START, 1024);
+	e4_put_be32(b + JBD2_JSB_START, 1024);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024), E4_ERR_JSB_START);
 
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_CSUM_V2 |
@@ -120,7 +120,7 @@ static void test_validate_errors(void **state)
 			 E4_ERR_FEATURE_CONFLICT);
 
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_CSUM_V3);
-	b[JSB_CHECKSUM_TYPE] = JBD2_CRC32_CHKSUM;
+	b[JBD2_JSB_CHECKSUM_TYPE] = JBD2_CRC32_CHKSUM;
 	e4_jsb_set_csum(b);
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024),
 			 E4_ERR_JSB_CSUM_TYPE);
@@ -132,24 +132,24 @@ static void test_validate_errors(void **state)
 
 static void test_fc_geometry(void **state)
 {
-	uint8_t b[JSB_SIZE];
+	uint8_t b[JBD2_JSB_SIZE];
 
 	(void)state;
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_FAST_COMMIT);
-	e4_put_be32(b + JSB_MAXLEN, 1040);
+	e4_put_be32(b + JBD2_JSB_MAXLEN, 1040);
 	assert_int_equal(e4_jsb_fc_blocks(b), JBD2_DEFAULT_FAST_COMMIT_BLOCKS);
-	e4_put_be32(b + JSB_NUM_FC_BLKS, 16);
+	e4_put_be32(b + JBD2_JSB_NUM_FC_BLKS, 16);
 	assert_int_equal(e4_jsb_fc_blocks(b), 16);
 	assert_int_equal(e4_jsb_log_end(b), 1024);
 	make_jsb(b, 0);
-	e4_put_be32(b + JSB_NUM_FC_BLKS, 16);
+	e4_put_be32(b + JBD2_JSB_NUM_FC_BLKS, 16);
 	assert_int_equal(e4_jsb_fc_blocks(b), 0);
 	assert_int_equal(e4_jsb_log_end(b), 1024);
 }
 
 static void test_edit_features(void **state)
 {
-	uint8_t b[JSB_SIZE], keep[JSB_SIZE];
+	uint8_t b[JBD2_JSB_SIZE], keep[JBD2_JSB_SIZE];
 	char bad[64];
 
 	(void)state;
@@ -157,23 +157,23 @@ static void test_edit_features(void **state)
 	make_jsb(b, 0);
 	assert_int_equal(e4_jsb_edit_features(b, "journal_checksum_v3", -1,
 					      0, bad, sizeof(bad)), 0);
-	assert_int_equal(e4_be32(b + JSB_FEATURE_INCOMPAT),
+	assert_int_equal(e4_be32(b + JBD2_JSB_FEATURE_INCOMPAT),
 			 JBD2_FEATURE_INCOMPAT_CSUM_V3);
-	assert_int_equal(b[JSB_CHECKSUM_TYPE], JBD2_CRC32C_CHKSUM);
+	assert_int_equal(b[JBD2_JSB_CHECKSUM_TYPE], JBD2_CRC32C_CHKSUM);
 	assert_true(e4_jsb_csum_ok(b));
 	assert_int_equal(e4_jsb_validate(b, 4096, 1024), 0);
 
 	/* v2 while v3 stays: refused, buffer untouched. */
-	memcpy(keep, b, JSB_SIZE);
+	memcpy(keep, b, JBD2_JSB_SIZE);
 	assert_int_equal(e4_jsb_edit_features(b, "journal_checksum_v2", -1,
 					      0, bad, sizeof(bad)),
 			 E4_ERR_FEATURE_CONFLICT);
-	assert_memory_equal(b, keep, JSB_SIZE);
+	assert_memory_equal(b, keep, JBD2_JSB_SIZE);
 	/* ... but swapping them in one edit is fine. */
 	assert_int_equal(e4_jsb_edit_features(b, "^journal_checksum_v3,"
 					      "journal_checksum_v2", -1, 0,
 					      bad, sizeof(bad)), 0);
-	assert_int_equal(e4_be32(b + JSB_FEATURE_INCOMPAT),
+	assert_int_equal(e4_be32(b + JBD2_JSB_FEATURE_INCOMPAT),
 			 JBD2_FEATURE_INCOMPAT_CSUM_V2);
 	/* v1 with v2: conflict. */
 	assert_int_equal(e4_jsb_edit_features(b, "journal_checksum", -1, 0,
@@ -182,8 +182,8 @@ static void test_edit_features(void **state)
 	/* checksums off: type and checksum cleared */
 	assert_int_equal(e4_jsb_edit_features(b, "^journal_checksum_v2", -1,
 					      0, bad, sizeof(bad)), 0);
-	assert_int_equal(b[JSB_CHECKSUM_TYPE], 0);
-	assert_int_equal(e4_be32(b + JSB_CHECKSUM), 0);
+	assert_int_equal(b[JBD2_JSB_CHECKSUM_TYPE], 0);
+	assert_int_equal(e4_be32(b + JBD2_JSB_CHECKSUM), 0);
 
 	/* Unknown names are named back. */
 	assert_int_equal(e4_jsb_edit_features(b, "journal_bogus", -1, 0,
@@ -193,9 +193,9 @@ static void test_edit_features(void **state)
 
 	/* Non-empty journal: checksum/64bit changes refused, async ok. */
 	make_jsb(b, JBD2_FEATURE_INCOMPAT_CSUM_V3);
-	e4_put_be32(b + JSB_START, 3);
+	e4_put_be32(b + JBD2_JSB_START, 3);
 	e4_jsb_set_csum(b);
-	memcpy(keep, b, JSB_SIZE);
+	memcpy(keep, b, JBD2_JSB_SIZE);
 	assert_int_equal(e4_jsb_edit_features(b, "^journal_checksum_v3", -1,
 					      0, bad, sizeof(bad)),
 			 E4_ERR_JOURNAL_NOT_EMPTY);
@@ -203,7 +203,7 @@ static void test_edit_features(void **state)
 					      E4_FEAT_FS_64BIT, bad,
 					      sizeof(bad)),
 			 E4_ERR_JOURNAL_NOT_EMPTY);
-	assert_memory_equal(b, keep, JSB_SIZE);
+	assert_memory_equal(b, keep, JBD2_JSB_SIZE);
 	assert_int_equal(e4_jsb_edit_features(b, "journal_async_commit", -1,
 					      0, bad, sizeof(bad)), 0);
 	assert_true(e4_jsb_csum_ok(b));
@@ -227,17 +227,17 @@ static void test_edit_features(void **state)
 					      E4_FEAT_FS_FAST_COMMIT, bad,
 					      sizeof(bad)),
 			 E4_ERR_FC_TOO_BIG);
-	e4_put_be32(b + JSB_MAXLEN, 1040);
+	e4_put_be32(b + JBD2_JSB_MAXLEN, 1040);
 	assert_int_equal(e4_jsb_edit_features(b, "journal_fast_commit", 16,
 					      E4_FEAT_FS_FAST_COMMIT, bad,
 					      sizeof(bad)), 0);
-	assert_int_equal(e4_be32(b + JSB_NUM_FC_BLKS), 16);
+	assert_int_equal(e4_be32(b + JBD2_JSB_NUM_FC_BLKS), 16);
 	assert_int_equal(e4_jsb_log_end(b), 1024);
 	/* Off keeps s_num_fc_blks (ext4 turns the bit on again at mount). */
 	assert_int_equal(e4_jsb_edit_features(b, "^journal_fast_commit", -1,
 					      E4_FEAT_FS_FAST_COMMIT, bad,
 					      sizeof(bad)), 0);
-	assert_int_equal(e4_be32(b + JSB_NUM_FC_BLKS), 16);
+	assert_int_equal(e4_be32(b + JBD2_JSB_NUM_FC_BLKS), 16);
 	assert_int_equal(e4_jsb_log_end(b), 1040);
 	/* A new s_num_fc_blks without the bit obeys the same rule. */
 	assert_int_equal(e4_jsb_edit_features(b, NULL, 0,
@@ -249,7 +249,7 @@ static void test_edit_features(void **state)
 	assert_int_equal(e4_jsb_edit_features(b, NULL, 8,
 					      E4_FEAT_FS_FAST_COMMIT, bad,
 					      sizeof(bad)), 0);
-	assert_int_equal(e4_be32(b + JSB_NUM_FC_BLKS), 8);
+	assert_int_equal(e4_be32(b + JBD2_JSB_NUM_FC_BLKS), 8);
 	assert_string_equal(e4_jrnl_feature2string(1,
 			JBD2_FEATURE_INCOMPAT_FAST_COMMIT),
 			"journal_fast_commit");

@@ -46,16 +46,16 @@ static void put_tag(uint8_t *b, size_t *off, uint32_t incompat,
 {
 	uint8_t *t = b + *off;
 
-	e4_put_be32(t + TAG_BLOCKNR, (uint32_t)blk);
+	e4_put_be32(t + JBD2_TAG_BLOCKNR, (uint32_t)blk);
 	if (incompat & V3) {
-		e4_put_be32(t + TAG3_FLAGS, flags);
-		e4_put_be32(t + TAG3_CHECKSUM, csum);
+		e4_put_be32(t + JBD2_TAG3_FLAGS, flags);
+		e4_put_be32(t + JBD2_TAG3_CHECKSUM, csum);
 	} else {
-		e4_put_be16(t + TAG_FLAGS, flags);
-		e4_put_be16(t + TAG_CHECKSUM, (uint16_t)csum);
+		e4_put_be16(t + JBD2_TAG_FLAGS, flags);
+		e4_put_be16(t + JBD2_TAG_CHECKSUM, (uint16_t)csum);
 	}
 	if (incompat & B64)
-		e4_put_be32(t + TAG_BLOCKNR_HIGH, (uint32_t)(blk >> 32));
+		e4_put_be32(t + JBD2_TAG_BLOCKNR_HIGH, (uint32_t)(blk >> 32));
 	*off += e4_journal_tag_bytes(incompat);
 	if (!(flags & JBD2_FLAG_SAME_UUID)) {
 		memset(b + *off, 0xab, 16);
@@ -120,7 +120,7 @@ static void test_revoke_parse(void **state)
 
 	(void)state;
 	header(b, JBD2_REVOKE_BLOCK, 3);
-	e4_put_be32(b + REVOKE_COUNT, 16 + 3 * 4);
+	e4_put_be32(b + JBD2_REVOKE_COUNT, 16 + 3 * 4);
 	e4_put_be32(b + 16, 10);
 	e4_put_be32(b + 20, 11);
 	e4_put_be32(b + 24, 0xfffffff0);
@@ -133,15 +133,15 @@ static void test_revoke_parse(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(out[0], (10ULL << 32) | 11);
 	/* r_count may use the whole block, less the tail with v2/v3. */
-	e4_put_be32(b + REVOKE_COUNT, BS);
+	e4_put_be32(b + JBD2_REVOKE_COUNT, BS);
 	assert_int_equal(e4_jrevoke_parse(b, BS, 0, out, 300, &n), 0);
 	assert_int_equal(n, (BS - 16) / 4);
 	assert_int_equal(e4_jrevoke_parse(b, BS, V3, out, 300, &n),
 			 E4_ERR_JOURNAL_CORRUPT);
-	e4_put_be32(b + REVOKE_COUNT, BS - 4);
+	e4_put_be32(b + JBD2_REVOKE_COUNT, BS - 4);
 	assert_int_equal(e4_jrevoke_parse(b, BS, V3 | B64, out, 300, &n), 0);
 	assert_int_equal(n, (BS - 4 - 16) / 8);
-	e4_put_be32(b + REVOKE_COUNT, BS + 1);
+	e4_put_be32(b + JBD2_REVOKE_COUNT, BS + 1);
 	assert_int_equal(e4_jrevoke_parse(b, BS, 0, out, 300, &n),
 			 E4_ERR_JOURNAL_CORRUPT);
 }
@@ -207,17 +207,17 @@ static void jb_init(struct jbuild *jb, uint32_t incompat, uint32_t fc,
 	memset(jb, 0, sizeof(*jb));
 	jb->incompat = incompat | (fc ? JBD2_FEATURE_INCOMPAT_FAST_COMMIT : 0);
 	header(s, JBD2_SUPERBLOCK_V2, 0);
-	e4_put_be32(s + JSB_BLOCKSIZE, BS);
-	e4_put_be32(s + JSB_MAXLEN, NBLK);
-	e4_put_be32(s + JSB_FIRST, 1);
-	e4_put_be32(s + JSB_SEQUENCE, seq);
-	e4_put_be32(s + JSB_START, start);
-	e4_put_be32(s + JSB_FEATURE_INCOMPAT, jb->incompat);
-	e4_put_be32(s + JSB_NUM_FC_BLKS, fc);
-	memset(s + JSB_UUID, 0x42, 16);
-	s[JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+	e4_put_be32(s + JBD2_JSB_BLOCKSIZE, BS);
+	e4_put_be32(s + JBD2_JSB_MAXLEN, NBLK);
+	e4_put_be32(s + JBD2_JSB_FIRST, 1);
+	e4_put_be32(s + JBD2_JSB_SEQUENCE, seq);
+	e4_put_be32(s + JBD2_JSB_START, start);
+	e4_put_be32(s + JBD2_JSB_FEATURE_INCOMPAT, jb->incompat);
+	e4_put_be32(s + JBD2_JSB_NUM_FC_BLKS, fc);
+	memset(s + JBD2_JSB_UUID, 0x42, 16);
+	s[JBD2_JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
 	e4_jsb_set_csum(s);
-	jb->seed = e4_crc32c(~0U, s + JSB_UUID, 16);
+	jb->seed = e4_crc32c(~0U, s + JBD2_JSB_UUID, 16);
 	jb->log_end = e4_jsb_log_end(s);
 }
 
@@ -252,10 +252,10 @@ static void jb_trans(struct jbuild *jb, uint32_t *pos, uint32_t tid,
 	e4_put_be32(d + BS - 4, e4_crc32c(jb->seed, d, BS));
 	c = blk(jb, *pos);
 	header(c, JBD2_COMMIT_BLOCK, tid);
-	c[COMMIT_CHKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
-	c[COMMIT_CHKSUM_SIZE] = 4;
-	e4_put_be64(c + COMMIT_SEC, sec);
-	e4_put_be32(c + COMMIT_CHKSUM, e4_crc32c(jb->seed, c, BS) ^
+	c[JBD2_COMMIT_CHKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+	c[JBD2_COMMIT_CHKSUM_SIZE] = 4;
+	e4_put_be64(c + JBD2_COMMIT_SEC, sec);
+	e4_put_be32(c + JBD2_COMMIT_CHKSUM, e4_crc32c(jb->seed, c, BS) ^
 		    (bad_commit ? 1 : 0));
 	*pos = jb_wrap(jb, *pos + 1);
 }
@@ -371,10 +371,10 @@ static void test_scan_wrap_fc(void **state)
 	/* A fast commit (little-endian TLVs: tag, len, value) at log_end +
 	 * 1: HEAD (features 0, tid 22), then TAIL (tid 22, crc32c from 0
 	 * over the HEAD and the TAIL's header and tid), padded to the end. */
-	blk(&jb, 57)[0] = EXT4_FC_TAG_HEAD;
+	blk(&jb, 57)[0] = E4_FC_TAG_HEAD;
 	blk(&jb, 57)[2] = 8;
 	blk(&jb, 57)[8] = 22;
-	blk(&jb, 57)[12] = EXT4_FC_TAG_TAIL;
+	blk(&jb, 57)[12] = E4_FC_TAG_TAIL;
 	blk(&jb, 57)[14] = (BS - 16) & 0xff;
 	blk(&jb, 57)[15] = (BS - 16) >> 8;
 	blk(&jb, 57)[16] = 22;
@@ -532,7 +532,7 @@ static void test_open_file(void **state)
 	assert_null(j);
 	e4_memimg_free(&m);
 	/* A raw journal superblock with a block size that is none. */
-	e4_put_be32(jb.img + JSB_BLOCKSIZE, 3000);
+	e4_put_be32(jb.img + JBD2_JSB_BLOCKSIZE, 3000);
 	assert_int_equal(open_buf(&m, jb.img, sizeof(jb.img), 0, &j),
 			 E4_ERR_JSB_BLOCKSIZE);
 	assert_null(j);
@@ -557,16 +557,16 @@ static char *big_journal(blk64_t *bad_jblk)
 
 	assert_non_null(img);
 	header(s, JBD2_SUPERBLOCK_V2, 0);
-	e4_put_be32(s + JSB_BLOCKSIZE, BS);
-	e4_put_be32(s + JSB_MAXLEN, BIGN);
-	e4_put_be32(s + JSB_FIRST, 1);
-	e4_put_be32(s + JSB_SEQUENCE, 1);
-	e4_put_be32(s + JSB_START, 1);
-	e4_put_be32(s + JSB_FEATURE_INCOMPAT, V3 | B64);
-	memset(s + JSB_UUID, 0x42, 16);
-	s[JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+	e4_put_be32(s + JBD2_JSB_BLOCKSIZE, BS);
+	e4_put_be32(s + JBD2_JSB_MAXLEN, BIGN);
+	e4_put_be32(s + JBD2_JSB_FIRST, 1);
+	e4_put_be32(s + JBD2_JSB_SEQUENCE, 1);
+	e4_put_be32(s + JBD2_JSB_START, 1);
+	e4_put_be32(s + JBD2_JSB_FEATURE_INCOMPAT, V3 | B64);
+	memset(s + JBD2_JSB_UUID, 0x42, 16);
+	s[JBD2_JSB_CHECKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
 	e4_jsb_set_csum(s);
-	seed = e4_crc32c(~0U, s + JSB_UUID, 16);
+	seed = e4_crc32c(~0U, s + JBD2_JSB_UUID, 16);
 	for (t = 1; t <= BIGT; t++) {
 		uint8_t *d = img + (size_t)pos * BS, *c;
 		size_t off = JBD2_HEADER_SIZE;
@@ -592,10 +592,10 @@ static char *big_journal(blk64_t *bad_jblk)
 		e4_put_be32(d + BS - 4, e4_crc32c(seed, d, BS));
 		c = img + (size_t)pos++ * BS;
 		header(c, JBD2_COMMIT_BLOCK, t);
-		c[COMMIT_CHKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
-		c[COMMIT_CHKSUM_SIZE] = 4;
-		e4_put_be64(c + COMMIT_SEC, 1000 + t);
-		e4_put_be32(c + COMMIT_CHKSUM, e4_crc32c(seed, c, BS));
+		c[JBD2_COMMIT_CHKSUM_TYPE] = JBD2_CRC32C_CHKSUM;
+		c[JBD2_COMMIT_CHKSUM_SIZE] = 4;
+		e4_put_be64(c + JBD2_COMMIT_SEC, 1000 + t);
+		e4_put_be32(c + JBD2_COMMIT_CHKSUM, e4_crc32c(seed, c, BS));
 	}
 	assert_true(pos < BIGN);
 	strcpy(path, "/tmp/e4-test-jview.XXXXXX");	/* each call anew */
