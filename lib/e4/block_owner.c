@@ -205,7 +205,10 @@ static int meta_of_group(struct own_ctx *o, dgrp_t g, blk64_t b,
 		return 1;
 	}
 	ext2fs_super_and_bgd_loc2(fs, g, &sb, &old_desc, &new_desc, &used);
-	if (sb && b == sb) {
+	/* (group 0's superblock is at block 0 with blocks over 1 KiB, which
+	 * ext2fs_super_and_bgd_loc2() reports as 0) */
+	if (ext2fs_bg_has_super(fs, g) &&
+	    b == ext2fs_group_first_block2(fs, g)) {
 		conflict(o, E4_ERR_BLOCK_METADATA, b, 0,
 			 "the superblock%s of group %u", g ? " backup" : "", g);
 		return 1;

@@ -1747,9 +1747,13 @@ errcode_t e4_itable_summary(ext2_filsys fs, struct e4_itable_summary *s);
  * written unless every group descriptor verifies.  @fs must be open
  * read-write unless E4_ITABLE_DRY_RUN.  *@bad_group (if not NULL) names
  * the offending group on E4_ERR_GDT_CSUM / E4_ERR_BAD_GROUP_DESC.
+ * Before anything is written (and in a dry run) the runs to zero pass
+ * e4_block_owner_check() with E4_OWN_ITABLE: no inode maps them, they are
+ * no other metadata, no two inode tables overlap.
  * Returns 0, E4_ERR_NO_UNINIT_BG, E4_ERR_NEEDS_RECOVERY (unless
- * E4_ITABLE_FORCE), E4_ERR_GDT_CSUM, E4_ERR_BAD_GROUP_DESC,
- * EXT2_ET_RO_FILSYS, or io errors.
+ * E4_ITABLE_FORCE), E4_ERR_GDT_CSUM, E4_ERR_BAD_GROUP_DESC, the
+ * E4_ERR_BLOCK_* refusals of e4_block_owner_check() (@res->conflict names
+ * the block), EXT2_ET_RO_FILSYS, or io errors.
  */
 errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 			   struct e4_itable_result *res);
@@ -1955,6 +1959,10 @@ struct e4_mark_result {
  * KEEP_SIZE); initialized blocks past i_size are what e2fsck's pass 1
  * rejects); unmapped blocks before that end are holes:
  * E4_ERR_HOLE_IN_RANGE (a hole in the range without E4_MARK_SKIP_HOLES),
+ * E4_ERR_BLOCK_OUTSIDE_FS, E4_ERR_BLOCK_METADATA, E4_ERR_BLOCK_SHARED,
+ * E4_ERR_BLOCK_OWNER_UNKNOWN (e4_block_owner_check() on every block
+ * whose state changes, before the first write and in a dry run too:
+ * @res->conflict names the block and its owner),
  * EXT2_ET_RO_FILSYS (a change is needed on a read-only fs), the errors of
  * e4_txn_begin() and e4_txn_commit(), libext2fs and io errors.  *@res (if
  * not NULL) says what changed.
