@@ -181,6 +181,14 @@ static int count_range(const char *dev, int fd, uint64_t off, uint64_t len,
  * itself: the limit is the file system's, e.g. 16 TiB - 4 KiB for ext4
  * with 4 KiB blocks), put the size back to @was, and say both.
  */
+/* "a FIFO", "a character device", ... for a refusal line. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+		S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" :
+		S_ISLNK(m) ? "a symbolic link" : "not a file";
+}
+
 static void say_max_size(int fd, const char *dev, off_t size, off_t was)
 {
 	uint64_t lo = (uint64_t)was / 4096, hi = (uint64_t)size / 4096, mid;
@@ -330,9 +338,33 @@ int main(int argc, char **argv)
 			return 16;
 		}
 	}
+	/*
+	 * -c reads a regular file or a block device, nothing else: a FIFO's
+	 * open would block until a writer comes (and its reads consume
+	 * what it carries), a character device or socket has no size to
+	 * check a range against (/dev/zero: "0 of 0 units").  Decided by
+	 * stat(2), before any open.
+	 */
+	if (check && stat(dev, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISBLK(st.st_mode)) {
+		fprintf(stderr, "%s: %s is %s, not a regular file or block "
+			"device; nothing checked\n", prog, dev,
+			file_kind(st.st_mode));
+		return 16;
+	}
 	created = 0;
-	fd = open(dev, check ? O_RDONLY : O_RDWR | (stat(dev, &st) == 0 &&
-		  S_ISBLK(st.st_mode) ? O_EXCL : 0));
+	fd = open(dev, check ? O_RDONLY | O_NONBLOCK : O_RDWR |
+		  (stat(dev, &st) == 0 && S_ISBLK(st.st_mode) ? O_EXCL : 0));
+	/* (a name swapped for a FIFO after the stat: O_NONBLOCK keeps the
+	 * open from waiting, and the fstat() below refuses it) */
+	if (fd >= 0 && check && (fstat(fd, &st) || (!S_ISREG(st.st_mode) &&
+						    !S_ISBLK(st.st_mode)))) {
+		fprintf(stderr, "%s: %s is %s, not a regular file or block "
+			"device; nothing checked\n", prog, dev,
+			file_kind(st.st_mode));
+		close(fd);
+		return 16;
+	}
 	if (fd < 0 && errno == ENOENT && size >= 0) {
 		fd = open(dev, O_RDWR | O_CREAT | O_EXCL, 0644);
 		created = fd >= 0;
@@ -422,6 +454,14 @@ int main(int argc, char **argv)
 	close(fd);
 	if (rc)
 		return rc;
+	if (!units) {
+		/* Nothing looked at is no count: an empty file or range,
+		 * or one shorter than a unit's 16-byte stamp. */
+		fprintf(stderr, "%s: %s: no 1024-byte unit in the range "
+			"[%lld, %lld) (%llu bytes); nothing checked\n", prog,
+			dev, off, off + len, (unsigned long long)devsize);
+		return 8;
+	}
 	if (json) {
 		struct e4s_json js;
 

@@ -1616,6 +1616,50 @@ const char *e4_order_kind_name(int kind);
 
 /* e4_data_mode_name() - "auto", "ordered", "journal" or "writeback". */
 const char *e4_data_mode_name(int mode);
+/* ---- block_owner.c: may a file's extents be written through? -------- */
+
+/* A run of fs blocks a write targets: @len blocks at @pblk, mapped at
+ * logical block @lblk of the file written (with E4_OWN_ITABLE: unused). */
+struct e4_block_run {
+	blk64_t	lblk;
+	blk64_t	pblk;
+	blk64_t	len;
+};
+
+/* Why e4_block_owner_check() refused: the first block and its owner. */
+struct e4_block_conflict {
+	blk64_t		blk;		/* the block refused */
+	ext2_ino_t	owner;		/* the inode owning it, or 0 */
+	char		desc[128];	/* its owner in words: "the inode
+					 * table of group 0 (its block 3)",
+					 * "data of inode 13 (lblk 4)" */
+};
+
+/* Flags for e4_block_owner_check(). */
+#define E4_OWN_ITABLE	0x1	/* the runs lie in inode tables (lazy init
+				 * zeroing): tables are not refused as
+				 * metadata, but must not overlap */
+
+/*
+ * e4_block_owner_check() - the rule for any write through a file's
+ * extents, checked before its first byte: every block of @runs (@nruns
+ * runs of file @ino; @ino 0 with E4_OWN_ITABLE) lies inside the fs
+ * (s_first_data_block .. blocks_count - 1), is no fs metadata
+ * (superblocks and group descriptors with backups and meta_bg copies,
+ * reserved GDT blocks, bitmaps, inode tables) and is mapped by @ino
+ * alone at that logical block: no in-use inode (the journal's, the other
+ * reserved inodes', any file's) maps it as data, extent tree, indirect or
+ * xattr block, nor does @ino at another lblk.  The owners come from an
+ * inode scan and each in-use inode's extent tree or block map (libext2fs).
+ * Returns 0; E4_ERR_BLOCK_OUTSIDE_FS, E4_ERR_BLOCK_METADATA,
+ * E4_ERR_BLOCK_SHARED or E4_ERR_BLOCK_OWNER_UNKNOWN (an in-use inode's
+ * block map does not read) with @c (may be NULL) naming the first block
+ * and its owner; or a libext2fs error.  Reads only.
+ */
+errcode_t e4_block_owner_check(ext2_filsys fs, ext2_ino_t ino,
+			       const struct e4_block_run *runs, size_t nruns,
+			       int flags, struct e4_block_conflict *c);
+
 /* ---- itable.c: lazy inode table initialisation (ITABLE_ZEROED) -------- */
 
 /*
@@ -1670,6 +1714,8 @@ struct e4_itable_result {
 	blk64_t		runs;		/* contiguous runs issued */
 	const char	*method;	/* "punch", "zeroout", "write",
 					 * "garbage" or "flags" */
+	struct e4_block_conflict conflict;	/* E4_ERR_BLOCK_*: the block
+						 * refused and its owner */
 };
 
 /* Flags for e4_itable_finish() and e4_itable_unzero(). */
@@ -1719,9 +1765,13 @@ errcode_t e4_itable_summary(ext2_filsys fs, struct e4_itable_summary *s);
  * written unless every group descriptor verifies.  @fs must be open
  * read-write unless E4_ITABLE_DRY_RUN.  *@bad_group (if not NULL) names
  * the offending group on E4_ERR_GDT_CSUM / E4_ERR_BAD_GROUP_DESC.
+ * Before anything is written (and in a dry run) the runs to zero pass
+ * e4_block_owner_check() with E4_OWN_ITABLE: no inode maps them, they are
+ * no other metadata, no two inode tables overlap.
  * Returns 0, E4_ERR_NO_UNINIT_BG, E4_ERR_NEEDS_RECOVERY (unless
- * E4_ITABLE_FORCE), E4_ERR_GDT_CSUM, E4_ERR_BAD_GROUP_DESC,
- * EXT2_ET_RO_FILSYS, or io errors.
+ * E4_ITABLE_FORCE), E4_ERR_GDT_CSUM, E4_ERR_BAD_GROUP_DESC, the
+ * E4_ERR_BLOCK_* refusals of e4_block_owner_check() (@res->conflict names
+ * the block), EXT2_ET_RO_FILSYS, or io errors.
  */
 errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 			   struct e4_itable_result *res);
@@ -1883,6 +1933,8 @@ struct e4_mark_result {
 	int		journaled;		/* written through the journal
 						 * as one transaction */
 	struct e4_txn_result txn;		/* that transaction */
+	struct e4_block_conflict conflict;	/* E4_ERR_BLOCK_*: the block
+						 * refused and its owner */
 };
 
 /*
@@ -1925,6 +1977,10 @@ struct e4_mark_result {
  * KEEP_SIZE); initialized blocks past i_size are what e2fsck's pass 1
  * rejects); unmapped blocks before that end are holes:
  * E4_ERR_HOLE_IN_RANGE (a hole in the range without E4_MARK_SKIP_HOLES),
+ * E4_ERR_BLOCK_OUTSIDE_FS, E4_ERR_BLOCK_METADATA, E4_ERR_BLOCK_SHARED,
+ * E4_ERR_BLOCK_OWNER_UNKNOWN (e4_block_owner_check() on every block
+ * whose state changes, before the first write and in a dry run too:
+ * @res->conflict names the block and its owner),
  * EXT2_ET_RO_FILSYS (a change is needed on a read-only fs), the errors of
  * e4_txn_begin() and e4_txn_commit(), libext2fs and io errors.  *@res (if
  * not NULL) says what changed.

@@ -280,6 +280,44 @@ static errcode_t flush_run(struct zero_ctx *z, int flags, blk64_t start,
 	return 0;
 }
 
+/*
+ * The runs a finish (@garbage 0: the groups without ITABLE_ZEROED) or an
+ * unzero with garbage (@sel, NULL: all) writes must pass
+ * e4_block_owner_check(): in the fs, no other metadata, no inode table
+ * overlapping another, no inode mapping them.  Returns 0 or its error
+ * with *@c naming the block.
+ */
+static errcode_t check_targets(ext2_filsys fs, const unsigned char *sel,
+			       int garbage, struct e4_block_conflict *c)
+{
+	struct e4_itable_group ig;
+	struct e4_block_run *runs;
+	errcode_t retval;
+	size_t n = 0;
+	dgrp_t g;
+
+	retval = ext2fs_get_array(fs->group_desc_count ?
+				  fs->group_desc_count : 1, sizeof(*runs),
+				  &runs);
+	if (retval)
+		return retval;
+	for (g = 0; g < fs->group_desc_count; g++) {
+		if (sel && !sel[g])
+			continue;
+		e4_itable_group(fs, g, &ig);
+		if (!garbage && (ig.flags & EXT2_BG_INODE_ZEROED))
+			continue;
+		runs[n].lblk = g;
+		runs[n].pblk = ig.zero_start;
+		runs[n].len = garbage ? ig.itable_blocks - ig.used_blocks :
+			ig.to_zero;
+		n += runs[n].len != 0;
+	}
+	retval = e4_block_owner_check(fs, 0, runs, n, E4_OWN_ITABLE, c);
+	ext2fs_free_mem(&runs);
+	return retval;
+}
+
 errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 			   struct e4_itable_result *res)
 {
@@ -305,6 +343,8 @@ errcode_t e4_itable_finish(ext2_filsys fs, int flags, dgrp_t *bad_group,
 	res->method = method_name(z.method);
 
 	retval = check_writable(fs, flags, bad_group);
+	if (!retval)
+		retval = check_targets(fs, NULL, 0, &res->conflict);
 	if (retval)
 		return retval;
 	if (!dry && !(fs->flags & EXT2_FLAG_RW))
@@ -388,6 +428,8 @@ errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
 	memset(res, 0, sizeof(*res));
 	res->method = (flags & E4_ITABLE_GARBAGE) ? "garbage" : "flags";
 	retval = check_writable(fs, flags, bad_group);
+	if (!retval && (flags & E4_ITABLE_GARBAGE))
+		retval = check_targets(fs, sel, 1, &res->conflict);
 	if (retval)
 		return retval;
 	if (!(flags & E4_ITABLE_DRY_RUN) && !(fs->flags & EXT2_FLAG_RW))

@@ -1,7 +1,7 @@
 /*
  * jview.c --- a read-only view of journal blocks straight from the page
  * cache: when the journal's channel is libext2fs's plain unix_io on a
- * regular file or block device, windows of the file are mapped
+ * regular file, windows of the file are mapped
  * (mmap(2), MAP_SHARED, PROT_READ) and a caller gets a pointer to the
  * logged copies instead of a copy of them; otherwise, or for a range a
  * window cannot serve, the blocks are read through the channel
@@ -14,7 +14,10 @@
  * writing straight from the mapping measured no faster, bench/README.)
  *
  * Safety: a fault on a mapping whose page cannot be read is SIGBUS, not
- * an error.  Every window is populated with MADV_POPULATE_READ first,
+ * an error.  A file that shrinks under the view (truncated while read)
+ * would be one: its size is checked by fstat(2) before every use, and a
+ * change turns the mapping off for good (size_same()); a block device is
+ * never mapped.  Every window is populated with MADV_POPULATE_READ first,
  * which returns the read error instead (Linux 5.14); when it is not
  * there, or fails once, the view gives up its mapping and every later
  * read goes through the channel, which reports the error as every other
@@ -130,10 +133,34 @@ static int map_window(struct e4_jview *v, off_t off, size_t len)
 	return 0;
 }
 
+/*
+ * Is the file still as big as when the view opened?  A regular file can
+ * shrink under the view (truncated by another process while it is read):
+ * a page of the mapping past the new end is SIGBUS, not an error.  So
+ * before every use (each e4_jview_get() served by the mapping) fstat(2)
+ * compares the size; once it differs the view gives up its mapping for
+ * good and every later request reads through the channel, which returns
+ * EXT2_ET_SHORT_READ for what lies past the end, as without the view.
+ * (The pages a caller still holds from before stay mapped until its
+ * e4_jview_unpin(): a truncation landing between this check and the
+ * use of the pointers, microseconds, is the one window left.)
+ */
+static int size_same(struct e4_jview *v)
+{
+	struct stat st;
+
+	if (v->nomap)
+		return 0;
+	if (!fstat(v->fd, &st) && S_ISREG(st.st_mode) && st.st_size == v->size)
+		return 1;
+	v->nomap = 1;
+	return 0;
+}
+
 /* The mapped bytes [@off, @off + @len), or NULL. */
 static const unsigned char *mapped(struct e4_jview *v, off_t off, size_t len)
 {
-	if (v->fd < 0 || v->nomap)
+	if (v->fd < 0 || v->nomap || !size_same(v))
 		return NULL;
 	if (!v->win || off < v->wstart ||
 	    off + (off_t)len > v->wstart + (off_t)v->wlen) {
@@ -206,9 +233,12 @@ errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret)
 	if (v->fd < 0)
 		return 0;
 	v->own_fd = 1;
-	if (fstat(v->fd, &st) || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+	/* A regular file only: its size is what fstat(2) says, checked
+	 * before every use (size_same()); a block device's reads stay on
+	 * the channel. */
+	if (fstat(v->fd, &st) || !S_ISREG(st.st_mode))
 		goto off;
-	v->size = lseek(v->fd, 0, SEEK_END);
+	v->size = st.st_size;
 	if (v->size <= 0)
 		goto off;
 	/* the same bytes both ways, or the mapping is not the channel's */

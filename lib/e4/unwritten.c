@@ -538,6 +538,35 @@ static errcode_t merge_range(ext2_extent_handle_t h, blk64_t from,
 	return 0;
 }
 
+/* e4_block_owner_check() on the parts of @p that a mark to @to_uw of
+ * [@lblk, @end) changes. */
+static errcode_t check_owner(ext2_filsys fs, ext2_ino_t ino,
+			     const struct plan *p, blk64_t lblk, blk64_t end,
+			     int to_uw, struct e4_block_conflict *c)
+{
+	struct e4_block_run *runs;
+	blk64_t a, b;
+	size_t i, n = 0;
+	errcode_t retval;
+
+	retval = ext2fs_get_array(p->n ? p->n : 1, sizeof(*runs), &runs);
+	if (retval)
+		return retval;
+	for (i = 0; i < p->n; i++) {
+		const struct plan_ext *e = &p->v[i];
+
+		if (!plan_clip(e, to_uw, lblk, end, &a, &b))
+			continue;
+		runs[n].lblk = a;
+		runs[n].pblk = e->pblk + (a - e->lblk);
+		runs[n].len = b - a;
+		n++;
+	}
+	retval = e4_block_owner_check(fs, ino, runs, n, 0, c);
+	ext2fs_free_mem(&runs);
+	return retval;
+}
+
 errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
 			blk64_t lblk, blk64_t len, int flags,
 			struct e4_mark_result *res)
@@ -579,6 +608,12 @@ errcode_t e4_mark_range(ext2_filsys fs, e4_journal_t j, ext2_ino_t ino,
 		retval = EXT2_ET_NO_MEMORY;
 	if (!retval)
 		retval = plan_check(fs, &inode, &p, lblk, len, flags, res);
+	/* Extents are data: every block whose state changes (zeroed, or
+	 * made readable or unreadable) must be this file's alone, in the
+	 * fs and no metadata (block_owner.c); a dry run says the same. */
+	if (!retval && res->extents_changed)
+		retval = check_owner(fs, ino, &p, lblk, end, to_uw,
+				     &res->conflict);
 	if (retval || (flags & E4_MARK_DRY_RUN) || !res->extents_changed)
 		goto out;
 	if (!(fs->flags & EXT2_FLAG_RW)) {

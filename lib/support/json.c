@@ -71,6 +71,43 @@ int e4s_json_utf8_valid(const char *s)
 	return 1;
 }
 
+const char *e4s_text_escape(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+	int n, i;
+
+	if (!len)
+		return buf;
+	for (; *p; p += n) {
+		n = utf8_len(p);
+		/* printable ASCII and valid UTF-8 past the C1 controls
+		 * (U+0080..U+009F, C2 80..C2 9F: 0x9b is CSI on a UTF-8
+		 * terminal) pass through */
+		if (n == 1 && *p >= 0x20 && *p < 0x7f && *p != '\\') {
+			if (o + 1 >= len)
+				break;
+			buf[o++] = (char)*p;
+			continue;
+		}
+		if (n > 1 && !(p[0] == 0xc2 && p[1] < 0xa0)) {
+			if (o + n >= len)
+				break;
+			memcpy(buf + o, p, n);
+			o += n;
+			continue;
+		}
+		if (!n)
+			n = 1;		/* a byte that starts no sequence */
+		if (o + 4 * n >= len)
+			break;
+		for (i = 0; i < n; i++)
+			o += snprintf(buf + o, len - o, "\\x%02x", p[i]);
+	}
+	buf[o] = 0;
+	return buf;
+}
+
 /*
  * @s as a JSON string.  @raw 0: UTF-8 passes through (U+2028 and U+2029
  * as \u2028, \u2029, which JavaScript cannot take raw), a byte that

@@ -48,6 +48,17 @@ void e4s_json_release(FILE *f);
 /* e4s_json_utf8_valid() - 1 if @s is well-formed UTF-8 (RFC 3629). */
 int e4s_json_utf8_valid(const char *s);
 
+/*
+ * e4s_text_escape() - @s made safe for a terminal, into @buf (@len bytes,
+ * truncated at a whole character, always NUL-terminated); returns @buf.
+ * Printable ASCII and valid UTF-8 pass through; a control byte (below
+ * 0x20, 0x7f), a C1 control (U+0080..U+009F), a byte of invalid UTF-8
+ * and the backslash become \xHH (a newline is \x0a), so a newline
+ * cannot split a line and an ESC sequence never reaches the terminal.  Text output only: JSON keeps names exact (KEY_raw).
+ */
+#define E4S_TEXT_ESC_MAX(n)	(4 * (n) + 1)	/* room for any @s of n bytes */
+const char *e4s_text_escape(const char *s, char *buf, size_t len);
+
 /* Start a document on @f (nesting up to 63 levels). */
 void e4s_json_init(struct e4s_json *js, FILE *f);
 /* Begin an object or array; @key is NULL inside arrays or at top level. */

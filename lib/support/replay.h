@@ -14,6 +14,8 @@
 
 /* Exit status, fsck style: the sum of these. */
 #define E4R_EXIT_REPLAYED	1	/* journal replayed (-n: would be) */
+#define E4R_EXIT_UNVERIFIED	2	/* --check-order: no stale-data stamp,
+					 * so stale data was not looked for */
 #define E4R_EXIT_CORRUPT	4	/* journal corruption met, handled as
 					 * the kernel does; ordering
 					 * violations found */

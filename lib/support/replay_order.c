@@ -50,12 +50,19 @@ static void fmt_time(uint64_t sec, char *buf, size_t len)
 		e4s_fmt_commit_time(sec, buf, len);
 }
 
+/* Room for a path as text (e4s_text_escape()); longer ones are cut. */
+#define PATH_TEXT	E4S_TEXT_ESC_MAX(4096)
+
 static void print_finding_text(const struct e4_order_finding *f)
 {
+	char pb[PATH_TEXT], ob[PATH_TEXT];
+
 	if (f->kind == E4_ORD_INODE_REUSED) {
 		printf("  inode %u reused in tid %u: %s gen %u -> %s gen %u%s\n",
-		       f->ino, f->tid, f->old_path ? f->old_path : "?",
-		       f->old_gen, f->path ? f->path : "?", f->new_gen,
+		       f->ino, f->tid, f->old_path ?
+		       e4s_text_escape(f->old_path, ob, sizeof(ob)) : "?",
+		       f->old_gen, f->path ?
+		       e4s_text_escape(f->path, pb, sizeof(pb)) : "?", f->new_gen,
 		       f->prior_lost ? " (old identity read through a block "
 		       "the log cannot show)" : "");
 		return;
@@ -66,7 +73,7 @@ static void print_finding_text(const struct e4_order_finding *f)
 		printf("  after the window: ");
 	printf("%s inode %u", e4_order_kind_name(f->kind), f->ino);
 	if (f->path)
-		printf(" (%s)", f->path);
+		printf(" (%s)", e4s_text_escape(f->path, pb, sizeof(pb)));
 	if (f->metadata)
 		printf(" [metadata]");
 	printf(" lblk %llu pblk %llu len %llu",
@@ -141,6 +148,24 @@ static const char *bad_tag_why(const struct e4_jtag *g)
 	return g->fate == E4_TAG_BAD_BLOCK ?
 		"block past the fs end or inside the journal" :
 		"tag checksum mismatch";
+}
+
+/*
+ * The report's one-word verdict: FAIL (the kernel refuses the journal,
+ * violations, corrupt tags), INCOMPLETE (parts not read), UNVERIFIED (no
+ * stale-data stamp: stale data could not be looked for, so a clean
+ * report proves nothing about it), or OK.
+ */
+static const char *order_verdict(const struct e4_order_report *rep,
+				 uint64_t nbad)
+{
+	if (rep->kernel_refuses)
+		return "FAIL";
+	if (rep->nunchecked)
+		return "INCOMPLETE";
+	if (rep->violations || nbad)
+		return "FAIL";
+	return rep->stamped ? "OK" : "UNVERIFIED";
 }
 
 void e4s_order_print_text(const char *image,
@@ -247,8 +272,7 @@ void e4s_order_print_text(const char *image,
 		printf("FAIL: the kernel refuses this journal and replays "
 		       "nothing; ");
 	else
-		printf("%s: ", rep->nunchecked ? "INCOMPLETE" :
-		       rep->violations || nbad ? "FAIL" : "OK");
+		printf("%s: ", order_verdict(rep, nbad));
 	printf("%llu violation run(s), %llu block(s), %llu note(s)",
 	       (unsigned long long)rep->violations,
 	       (unsigned long long)rep->violation_blocks,
@@ -261,6 +285,9 @@ void e4s_order_print_text(const char *image,
 	if (rep->nunchecked)
 		printf(" in what was checked; %zu part(s) not checked",
 		       rep->nunchecked);
+	if (!rep->stamped && !rep->kernel_refuses)
+		printf("; stale data not looked for: no stale-data stamp "
+		       "(e4stamp before mkfs), every new mapping unverified");
 	printf("\n");
 }
 
@@ -398,6 +425,9 @@ void e4s_order_print_json(const char *image,
 		e4s_json_str(&js, NULL, rep->warnings[i]);
 	e4s_json_arr_end(&js);
 	e4s_json_bool(&js, "complete", !rep->nunchecked);
+	e4s_json_str(&js, "verdict",
+		     order_verdict(rep, count_bad_tags(scan, rep->ntx)));
+	e4s_json_bool(&js, "stale_data_checked", rep->stamped);
 	e4s_json_arr_begin(&js, "unchecked");
 	for (i = 0; i < rep->nunchecked; i++) {
 		const struct e4_order_unchecked *u = &rep->unchecked[i];
@@ -544,6 +574,9 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		rc |= E4R_EXIT_VIOLATION;
 	if (rep->journal_corrupt || scan->corrupt)
 		rc |= E4R_EXIT_CORRUPT;
+	/* No stamp: stale data was not looked for, never a clean 0. */
+	if (!rep->stamped)
+		rc |= E4R_EXIT_UNVERIFIED;
 	if (rep->kernel_refuses)	/* as plain e4replay: nothing replays */
 		rc = E4R_EXIT_REFUSES;
 	if (rep->nunchecked) {

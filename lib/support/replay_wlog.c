@@ -189,7 +189,7 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 {
 	const struct e4_wlog *l = in->log;
 	uint64_t i, npoints = 0;
-	char fl[64];
+	char fl[64], mb[E4S_TEXT_ESC_MAX(512)];
 
 	for (i = 0; i < l->nr_entries; i++)
 		npoints += e4_wlog_is_point(&l->ents[i], marks);
@@ -248,7 +248,8 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 		       (unsigned long long)e->sector,
 		       (unsigned long long)e->nr_sectors,
 		       e4_wlog_is_point(e, marks) ? "* " : "",
-		       e->mark ? e->mark : "");
+		       e->mark ? e4s_text_escape(e->mark, mb, sizeof(mb)) :
+		       "");
 	}
 	printf("(* persistence point: the device with entries 0..N applied "
 	       "is a crash state)\n");
@@ -433,6 +434,8 @@ static int same_run(const struct e4_wlog_finding *a,
 static void print_finding_text(const struct e4_wlog_finding *f,
 			       int64_t last, size_t npoints)
 {
+	char pb[E4S_TEXT_ESC_MAX(4096)];
+
 	if (npoints > 1)
 		printf("  points %lld-%lld (%zu): ", (long long)f->point,
 		       (long long)last, npoints);
@@ -450,7 +453,7 @@ static void print_finding_text(const struct e4_wlog_finding *f,
 	printf("%s inode %u gen %u", e4_wlog_kind_name(f->kind, f->permitted),
 	       f->ino, f->generation);
 	if (f->path)
-		printf(" (%s)", f->path);
+		printf(" (%s)", e4s_text_escape(f->path, pb, sizeof(pb)));
 	printf(" lblk %llu pblk %llu len %llu", (unsigned long long)f->lblk,
 	       (unsigned long long)f->pblk, (unsigned long long)f->len);
 	switch (f->kind) {
@@ -482,7 +485,7 @@ static void print_check_text(const struct e4s_wlog_input *in,
 {
 	size_t i, np = 0;
 	uint64_t bad_points = 0;
-	char *shown;
+	char *shown, mb[E4S_TEXT_ESC_MAX(512)];
 
 	for (i = 0; i < rep->ntxns; i++)
 		np += rep->txns[i].committed;
@@ -539,7 +542,8 @@ static void print_check_text(const struct e4s_wlog_input *in,
 				 p->fast_commits);
 		}
 		printf("%8llu %-24.24s %-15s %9llu %10llu\n",
-		       (unsigned long long)p->entry, p->mark ? p->mark : "-",
+		       (unsigned long long)p->entry, p->mark ?
+		       e4s_text_escape(p->mark, mb, sizeof(mb)) : "-",
 		       tids, (unsigned long long)p->blocks,
 		       (unsigned long long)v);
 	}

@@ -231,6 +231,15 @@ int e4s_tune_itable_write(const char *prog, const struct e4s_req *o,
 			bad, o->device);
 		return 1;
 	}
+	if (retval >= E4_ERR_BLOCK_OUTSIDE_FS &&
+	    retval <= E4_ERR_BLOCK_OWNER_UNKNOWN) {
+		fprintf(stderr, "%s: %s the inode tables of %s: block %llu is "
+			"%s (%s); nothing written\n", prog, o->dry_run ?
+			"would not write" : "not writing", o->device,
+			(unsigned long long)res.conflict.blk,
+			res.conflict.desc, error_message(retval));
+		return 1;
+	}
 	if (retval == E4_ERR_NEEDS_RECOVERY || retval == E4_ERR_NO_UNINIT_BG) {
 		com_err(prog, retval, "on %s; nothing written", o->device);
 		return 1;

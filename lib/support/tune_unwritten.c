@@ -449,6 +449,21 @@ static int run_marks(const char *prog, const struct e4s_req *o,
 			flags |= E4_MARK_DRY_RUN;
 		retval = e4_mark_range(fs, write ? j : NULL, ino, m->lblk,
 				       m->len, flags, &r);
+		if (retval >= E4_ERR_BLOCK_OUTSIDE_FS &&
+		    retval <= E4_ERR_BLOCK_OWNER_UNKNOWN) {
+			/* one line: the block and its owner; nothing
+			 * written (-n says the same) */
+			fprintf(stderr, "%s: %s blocks %llu+%llu of %s "
+				"(inode %u) %s on %s: block %llu is %s (%s); "
+				"nothing written\n", prog, o->dry_run ?
+				"would not mark" : "not marking",
+				(unsigned long long)m->lblk,
+				(unsigned long long)m->len, m->file, ino,
+				m->unwritten ? "unwritten" : "written",
+				o->device, (unsigned long long)r.conflict.blk,
+				r.conflict.desc, error_message(retval));
+			return 1;
+		}
 		if (retval) {
 			com_err(prog, retval, "while marking blocks %llu+%llu "
 				"of %s on %s %s", (unsigned long long)m->lblk,

@@ -2,9 +2,11 @@
  * test_parse.c --- unit tests of lib/support/parse.c and options.c: the
  * one number parser (decimal, 0x hex, a leading 0 decimal; signs,
  * overflow, empty refused), tids, sizes, ranges, option words, and the
- * option table filling a request.
+ * option table filling a request; the escaping of names and labels for
+ * text output (json.c e4s_text_escape()).
  */
 #include "unit.h"
+#include "json.h"
 #include "options.h"
 #include "parse.h"
 
@@ -113,9 +115,42 @@ static void test_getopt(void **state)
 			 E4S_GETOPT_BAD);
 }
 
+/* Controls, C1 controls, invalid UTF-8 and '\\' as \xHH; the rest passes;
+ * a short buffer cuts at a whole character. */
+static void test_text_escape(void **state)
+{
+	char buf[E4S_TEXT_ESC_MAX(32)], small[8];
+
+	(void)state;
+	assert_string_equal(e4s_text_escape("/d/f 1.txt", buf, sizeof(buf)),
+			    "/d/f 1.txt");
+	assert_string_equal(e4s_text_escape("a\nb", buf, sizeof(buf)),
+			    "a\\x0ab");
+	assert_string_equal(e4s_text_escape("\x1b[2J\x7f", buf, sizeof(buf)),
+			    "\\x1b[2J\\x7f");
+	assert_string_equal(e4s_text_escape("x\\y", buf, sizeof(buf)),
+			    "x\\x5cy");
+	/* valid UTF-8 passes; C1 CSI (U+009B), a lone 0xff, a truncated
+	 * sequence and an overlong form do not */
+	assert_string_equal(e4s_text_escape("\xc3\xa9\xe2\x82\xac", buf,
+					    sizeof(buf)),
+			    "\xc3\xa9\xe2\x82\xac");
+	assert_string_equal(e4s_text_escape("\xc2\x9b\xff\xe2\x82", buf,
+					    sizeof(buf)),
+			    "\\xc2\\x9b\\xff\\xe2\\x82");
+	assert_string_equal(e4s_text_escape("\xc0\xaf", buf, sizeof(buf)),
+			    "\\xc0\\xaf");
+	assert_string_equal(e4s_text_escape("ab\ncd", small, sizeof(small)),
+			    "ab\\x0ac");
+	assert_string_equal(e4s_text_escape("abcdefgh", small, sizeof(small)),
+			    "abcdefg");
+	assert_string_equal(e4s_text_escape("", buf, sizeof(buf)), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_escape),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_getopt),

@@ -6,6 +6,7 @@
  * wrap at the log end with a fast-commit area), and journals opened
  * with no fs (e4_journal_open_file(): raw, journal device, neither).
  */
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -706,6 +707,71 @@ static void test_jview(void **state)
 }
 
 /*
+ * A journal file truncated while the view reads it (issue 24 item 6):
+ * a page of the window already mapped and populated lies past the new
+ * end.  The view notices the size change (fstat) before handing out a
+ * pointer and reads through the channel from then on: a block past the
+ * end is the channel's error, one before it the channel's bytes, never
+ * a pointer into the dead part of the window (reading it was SIGBUS).
+ * A dup made before the truncation serves nothing; the scan and the
+ * deferred tag check end with an error, not a signal.
+ */
+static void test_jview_shrink(void **state)
+{
+	static uint8_t buf[4 * BS], ref[4 * BS];
+	const unsigned char *d;
+	struct e4_jview *v, *v2;
+	struct e4_jscan *s = NULL;
+	blk64_t bad = 0;
+	e4_journal_t j;
+	char *path = big_journal(&bad);
+	errcode_t retval;
+	int fd;
+
+	(void)state;
+	unsetenv("E4_NO_MMAP");
+	assert_int_equal(e4_journal_open_file(path, NULL, NULL, 0, &j), 0);
+	assert_int_equal(e4_jview_open(j, &v), 0);
+	assert_true(e4_jview_mapped(v));
+	/* the window [0, 8 MiB) mapped and populated */
+	assert_int_equal(e4_jview_get(v, 10, 3, buf, &d), 0);
+	assert_ptr_not_equal(d, buf);
+	assert_int_equal(e4_jview_dup(v, &v2), 0);
+	e4_jview_unpin(v);
+	/* the file shrinks to 4 MiB under it */
+	assert_int_equal(truncate(path, 4096 * BS), 0);
+	/* jblock 5000 lies in the window, past the new end */
+	retval = e4_jview_get(v, 5000, 1, buf, &d);
+	assert_int_not_equal(retval, 0);
+	assert_false(e4_jview_mapped(v));
+	e4_jview_unpin(v);
+	/* before the end: the channel's bytes, in buf */
+	assert_int_equal(e4_jview_get(v, 10, 3, buf, &d), 0);
+	assert_ptr_equal(d, buf);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, ref, 3 * BS, 10 * BS), 3 * BS);
+	close(fd);
+	assert_memory_equal(buf, ref, 3 * BS);
+	/* the dup has no channel: it serves nothing now */
+	assert_int_equal(e4_jview_get(v2, 5000, 1, NULL, &d),
+			 EXT2_ET_OP_NOT_SUPPORTED);
+	assert_int_equal(e4_jview_get(v2, 10, 1, NULL, &d),
+			 EXT2_ET_OP_NOT_SUPPORTED);
+	e4_jview_close(v2);
+	e4_jview_close(v);
+	/* a whole scan of the shrunk log: an error or a scan, no signal */
+	retval = e4_journal_scan(j, E4_SCANF_DEFER_CSUM, 0, &s);
+	if (!retval) {
+		retval = e4_jscan_check_tags(j, s);
+		e4_jscan_free(s);
+	}
+	(void)retval;
+	e4_journal_close(j);
+	unlink(path);
+}
+
+/*
  * A library caller's channel with an offset= io option reads the file
  * from byte N: the view must stay off (a mapping of the file from byte 0
  * would read elsewhere), even when the file holds the same journal twice
@@ -769,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_open_file),
 		cmocka_unit_test(test_jview),
 		cmocka_unit_test(test_jview_offset),
+		cmocka_unit_test(test_jview_shrink),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

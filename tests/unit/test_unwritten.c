@@ -2,7 +2,7 @@
  * test_unwritten.c --- unit tests of unwritten.c on a file system built
  * here with libext2fs (ext2fs_initialize, files by ext2fs_fallocate):
  * listing (block-mapped files too), marking both ways, dry-run counts,
- * zeroing, holes, errors, maximum extent lengths.
+ * zeroing, holes, errors, maximum extent lengths; block_owner.c's rule.
  */
 #include "unit.h"
 
@@ -466,6 +466,85 @@ static void pieces_are(struct fx *f, int n, const blk64_t *len, int uw,
 	assert_int_equal(l, BIG_LEN);
 }
 
+/*
+ * block_owner.c: the rule on this fs -- the file's own blocks pass; the
+ * superblock, descriptors, bitmaps and inode table are metadata; past
+ * the end is outside; the root directory's block, the file's block at
+ * another lblk and two overlapping runs are shared; the unused part of
+ * an inode table passes as an itable target.
+ */
+static void test_block_owner(void **state)
+{
+	struct fx *f = *state;
+	ext2_filsys fs = f->fs;
+	struct e4_block_conflict c;
+	struct e4_block_run r[2];
+	blk64_t p = 0, dir = 0, it = ext2fs_inode_table_loc(fs, 0);
+
+	assert_int_equal(ext2fs_bmap2(fs, f->ino, NULL, NULL, 0, 0, NULL, &p),
+			 0);
+	assert_int_equal(ext2fs_bmap2(fs, EXT2_ROOT_INO, NULL, NULL, 0, 0,
+				      NULL, &dir), 0);
+	assert_true(p && dir);
+	r[0] = (struct e4_block_run){ .lblk = 0, .pblk = p, .len = 100 };
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c), 0);
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 0, 0, &c), 0);
+
+	r[0] = (struct e4_block_run){ .lblk = 0, .pblk = it + 1, .len = 2 };
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_METADATA);
+	assert_int_equal(c.blk, it + 1);
+	assert_string_equal(c.desc, "the inode table of group 0 (its block 1)");
+	r[0].pblk = ext2fs_block_bitmap_loc(fs, 0);
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_METADATA);
+	assert_string_equal(c.desc, "the block bitmap of group 0");
+	r[0].pblk = ext2fs_inode_bitmap_loc(fs, 0);
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_METADATA);
+	assert_string_equal(c.desc, "the inode bitmap of group 0");
+	r[0].pblk = 0;
+	r[0].len = 1;
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_METADATA);
+	assert_string_equal(c.desc, "the superblock of group 0");
+	r[0].pblk = 1;
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_METADATA);
+	assert_string_equal(c.desc, "the group descriptors of group 0");
+
+	r[0].pblk = 8190;
+	r[0].len = 4;
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_OUTSIDE_FS);
+	assert_int_equal(c.blk, 8192);
+
+	r[0].pblk = dir;
+	r[0].len = 1;
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_SHARED);
+	assert_int_equal(c.owner, EXT2_ROOT_INO);
+	assert_string_equal(c.desc, "data of inode 2 (lblk 0)");
+	/* its own block, but at lblk 0, not 5 */
+	r[0] = (struct e4_block_run){ .lblk = 5, .pblk = p, .len = 1 };
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 1, 0, &c),
+			 E4_ERR_BLOCK_SHARED);
+	assert_int_equal(c.owner, f->ino);
+	/* one block in two runs */
+	r[0] = (struct e4_block_run){ .lblk = 0, .pblk = p, .len = 2 };
+	r[1] = (struct e4_block_run){ .lblk = 1, .pblk = p + 1, .len = 1 };
+	assert_int_equal(e4_block_owner_check(fs, f->ino, r, 2, 0, &c),
+			 E4_ERR_BLOCK_SHARED);
+
+	/* the end of the inode table as lazy init zeroes it */
+	r[0] = (struct e4_block_run){ .lblk = 0,
+		.pblk = it + fs->inode_blocks_per_group - 1, .len = 1 };
+	assert_int_equal(e4_block_owner_check(fs, 0, r, 1, E4_OWN_ITABLE, &c),
+			 0);
+	assert_int_equal(e4_block_owner_check(fs, 0, r, 1, 0, &c),
+			 E4_ERR_BLOCK_METADATA);
+}
+
 static void test_max_lengths(void **state)
 {
 	struct fx *f = *state;
@@ -533,6 +612,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_zeroing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_holes_and_errors, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_block_owner, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reserved, setup,
 						teardown),
