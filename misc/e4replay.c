@@ -278,8 +278,11 @@ static int run(struct e4s_req *o, struct writes *w)
 			goto out;
 	}
 	e4s_replay_decide(prog, o, in.fs, plan, scan, &rr);
+	/* A replay, or a journal s_errno to carry into the fs superblock
+	 * (replay_run.c, the kernel's ext4_clear_journal_err()): OUTPUT
+	 * is written, so it is the fs the run opens read-write. */
 	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)) &&
-	    rr.plan == 2) {
+	    (rr.plan == 2 || (rr.plan == 1 && in.j->jsb.errno_))) {
 		/* IMAGE is read no more: replay the scan into its copy. */
 		e4_plan_free(plan);
 		plan = NULL;
