@@ -1423,6 +1423,9 @@ enum e4_order_kind {
 	E4_ORD_NOT_JUDGED,	/* the data block's content is supplied by
 				 * a transaction after the checked ones
 				 * (--upto): not judged */
+	E4_ORD_STALE_OUTSIDE_PERMITTED,	/* E4_ORD_STALE_OUTSIDE with the
+				 * caller's explicit data=writeback: a note
+				 * (last: the values before it are kept) */
 	E4_ORD_NKINDS,
 };
 

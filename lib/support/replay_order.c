@@ -27,7 +27,9 @@ static const char *evid_name(int e)
 /* How the finding's mapping came to be, e.g. "new in tid 7 or earlier". */
 static void print_attribution(const struct e4_order_finding *f)
 {
-	if (f->kind == E4_ORD_STALE_OUTSIDE || f->kind == E4_ORD_STALE_METADATA)
+	if (f->kind == E4_ORD_STALE_OUTSIDE ||
+	    f->kind == E4_ORD_STALE_OUTSIDE_PERMITTED ||
+	    f->kind == E4_ORD_STALE_METADATA)
 		printf("outside the journal window");
 	else if (f->kind == E4_ORD_DATA_JOURNALED)
 		printf("journaled");
@@ -96,6 +98,10 @@ static void print_finding_text(const struct e4_order_finding *f)
 		break;
 	case E4_ORD_STALE_OUTSIDE:
 		printf(": stale data not exposed by a journaled transaction");
+		break;
+	case E4_ORD_STALE_OUTSIDE_PERMITTED:
+		printf(": stale data not exposed by a journaled transaction "
+		       "(permitted by data=writeback)");
 		break;
 	case E4_ORD_DOUBLE_MAPPED:
 		printf(": also mapped by inode %u lblk %llu", f->other_ino,
