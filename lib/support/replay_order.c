@@ -469,6 +469,44 @@ static int discarded_log(const char *prog, const struct e4s_req *r,
 	return refused ? E4R_EXIT_REFUSES : E4R_EXIT_CORRUPT;
 }
 
+/*
+ * A check libe4 refuses for the file system's format (e4_order_check()
+ * returned E4_ERR_BIGALLOC: bigalloc, whose allocation unit is a cluster
+ * of blocks, which the check does not model): one line on stderr, and
+ * with --json a document saying so (nothing checked, no verdict), so
+ * that a campaign sees why.  Returns E4R_EXIT_ERROR.
+ */
+static int refused_format(const char *prog, const struct e4s_req *r,
+			  ext2_filsys fs, const char *image, errcode_t err)
+{
+	unsigned int ratio = EXT2FS_CLUSTER_RATIO(fs);
+	char why[320];
+
+	snprintf(why, sizeof(why), "bigalloc (clusters of %u blocks of %u "
+		 "bytes): --check-order judges allocations block by block "
+		 "against the block bitmap and does not model clusters; "
+		 "nothing checked, no verdict (the replay itself, e4replay "
+		 "-n, -o or in place, works)", ratio, fs->blocksize);
+	com_err(prog, err, "on %s: %s", image, why);
+	if (r->json) {
+		struct e4s_json js;
+
+		e4s_json_init(&js, stdout);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_str(&js, "image", image);
+		e4s_json_str(&js, "refused", "bigalloc");
+		e4s_json_str(&js, "error", error_message(err));
+		e4s_json_str(&js, "reason", why);
+		e4s_json_u64(&js, "cluster_blocks", ratio);
+		e4s_json_u64(&js, "checked", 0);
+		e4s_json_bool(&js, "complete", 0);
+		e4s_json_i64(&js, "exit", E4R_EXIT_ERROR);
+		e4s_json_obj_end(&js);
+		e4s_json_finish(&js);
+	}
+	return E4R_EXIT_ERROR;
+}
+
 int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		  const struct e4_plan *plan, const char *image)
 {
@@ -527,6 +565,11 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		e4_plan_free(fplan);
 		e4_jscan_free(full);
 		return 8;
+	}
+	if (retval == E4_ERR_BIGALLOC) {
+		e4_plan_free(fplan);
+		e4_jscan_free(full);
+		return refused_format(prog, r, fs, image, retval);
 	}
 	if (retval) {
 		com_err(prog, retval, "while checking the ordering of %s%s",
