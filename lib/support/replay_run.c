@@ -889,10 +889,12 @@ int e4s_mmp_begin(const char *prog, const char *device, ext2_filsys fs,
 		break;
 	case EXT2_ET_MMP_FSCK_ON:
 	case EXT2_ET_MMP_UNKNOWN_SEQ:
-		com_err(prog, retval, "on %s: %s says e2fsck or another "
-			"offline writer holds it; nothing written (if no node "
-			"uses it, `tune2fs -f -E clear_mmp %s` clears it, as "
-			"e2fsck says)", device, desc, device);
+		com_err(prog, retval, "on %s: %s %s; nothing written (if no "
+			"node uses it, `tune2fs -f -E clear_mmp %s` clears it, "
+			"as e2fsck says)", device, desc,
+			retval == EXT2_ET_MMP_FSCK_ON ? "says e2fsck or another "
+			"offline writer holds it" : "holds a sequence that "
+			"neither a mount nor e2fsck writes", device);
 		break;
 	default:
 		com_err(prog, retval, "while reading the MMP block of %s "
