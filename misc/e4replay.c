@@ -278,8 +278,19 @@ static int run(struct e4s_req *o, struct writes *w)
 			goto out;
 	}
 	e4s_replay_decide(prog, o, in.fs, plan, scan, &rr);
+	/* -o: IMAGE is not written, but a copy of a fs another node uses is
+	 * no crash state: its MMP block is checked as e2fsck checks it
+	 * (lib/e4/mmp.c), before OUTPUT is made. */
 	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)) &&
-	    rr.plan == 2) {
+	    e4s_replay_writes(o, &rr, in.j) &&
+	    e4s_mmp_begin(prog, o->device, in.fs, E4_MMP_CHECK_ONLY, NULL,
+			  &rr.mmp))
+		e4s_mmp_refuse(&rr);
+	/* A replay, or a journal s_errno to carry into the fs superblock
+	 * (replay_run.c, the kernel's ext4_clear_journal_err()): OUTPUT
+	 * is written, so it is the fs the run opens read-write. */
+	if (o->output && !(rr.rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)) &&
+	    e4s_replay_writes(o, &rr, in.j)) {
 		/* IMAGE is read no more: replay the scan into its copy. */
 		e4_plan_free(plan);
 		plan = NULL;

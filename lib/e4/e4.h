@@ -1123,6 +1123,69 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *plan,
 			    struct e4_replay_result *res);
 
 
+/* ---- mmp.c: multiple mount protection around an offline write ------- */
+
+/* What e4_mmp_read() / e4_mmp_start() found and did. */
+struct e4_mmp {
+	int		enabled;	/* the fs has the mmp feature */
+	int		held;		/* this run wrote EXT4_MMP_SEQ_FSCK:
+					 * e4_mmp_stop() writes CLEAN */
+	int		clean;		/* e4_mmp_stop() wrote CLEAN */
+	blk64_t		block;		/* s_mmp_block */
+	uint32_t	seq;		/* mmp_seq as last read (or written) */
+	uint64_t	time;		/* mmp_time: seconds since the epoch */
+	unsigned int	check_wait;	/* one wait of the check, seconds */
+	unsigned int	wait;		/* seconds e4_mmp_start() sleeps */
+	char		nodename[65];	/* mmp_nodename, NUL-terminated */
+	char		bdevname[33];	/* mmp_bdevname, NUL-terminated */
+};
+
+#define E4_MMP_CHECK_ONLY	0x1	/* check, write nothing (IMAGE read
+					 * into a copy) */
+#define E4_MMP_COPY		0x2	/* a copy this run made (OUTPUT): no
+					 * other node holds it, no wait */
+
+/*
+ * e4_mmp_read() - read the MMP block of @fs (the checksum verified) into
+ * *@m, and say how long e4_mmp_start() with @flags would sleep (m->wait,
+ * seconds: the check interval, min(2 * ci + 1, ci + 60), once for a block
+ * in use, once more to take it unless E4_MMP_CHECK_ONLY; none with
+ * E4_MMP_COPY).  Writes nothing, never sleeps.  Without the mmp feature
+ * m->enabled is 0 and it returns 0.  Returns 0, EXT2_ET_MMP_FSCK_ON
+ * (seq EXT4_MMP_SEQ_FSCK: e2fsck or another writer holds it),
+ * EXT2_ET_MMP_UNKNOWN_SEQ, EXT2_ET_MMP_MAGIC_INVALID,
+ * EXT2_ET_MMP_CSUM_INVALID, EXT2_ET_MMP_BAD_BLOCK, EXT2_ET_MMP_OPEN_DIRECT
+ * or read errors.  Rule: e2fsck/unix.c e2fsck_check_mmp() and
+ * lib/ext2fs/mmp.c ext2fs_mmp_start() (mmp.c above).
+ */
+errcode_t e4_mmp_read(ext2_filsys fs, unsigned int flags, struct e4_mmp *m);
+
+/*
+ * e4_mmp_start() - before the first write to @fs, do what e2fsck does
+ * (ext2fs_mmp_start()): refuse a block held by e2fsck or in use by
+ * another node (its sequence changes over the check interval: sleeps
+ * m->wait seconds), else take it (a new sequence, checked after another
+ * interval, then EXT4_MMP_SEQ_FSCK) and set m->held.  E4_MMP_CHECK_ONLY:
+ * the check alone, nothing written (@fs may be read-only).  E4_MMP_COPY:
+ * @fs is a copy this run made: EXT4_MMP_SEQ_FSCK is written at once with
+ * this host's name and @name (NULL: the fs's device name) as the device.
+ * Without the mmp feature: 0, nothing done.  Returns 0, the errors of
+ * e4_mmp_read(), EXT2_ET_MMP_FAILED (in use: the sequence changed),
+ * E4_ERR_READ_ONLY (@fs read-only without E4_MMP_CHECK_ONLY) or io
+ * errors; *@m describes the block as last read.
+ */
+errcode_t e4_mmp_start(ext2_filsys fs, unsigned int flags, const char *name,
+		       struct e4_mmp *m);
+
+/*
+ * e4_mmp_stop() - after the writes, leave the MMP block of @fs clean
+ * (EXT4_MMP_SEQ_CLEAN, ext2fs_mmp_stop()): the next mount does not wait
+ * (ext4_multi_mount_protect() skips its waits on a clean block).  Does
+ * nothing unless e4_mmp_start() set m->held.  Returns 0,
+ * EXT2_ET_MMP_CHANGE_ABORT or io errors.
+ */
+errcode_t e4_mmp_stop(ext2_filsys fs, struct e4_mmp *m);
+
 /*
  * e4_super_set_recover() - set needs_recovery in the primary superblock
  * on the disk of @fs (not in fs->super), as raw bytes with their own
@@ -1441,6 +1504,9 @@ enum e4_order_kind {
 	E4_ORD_NOT_JUDGED,	/* the data block's content is supplied by
 				 * a transaction after the checked ones
 				 * (--upto): not judged */
+	E4_ORD_STALE_OUTSIDE_PERMITTED,	/* E4_ORD_STALE_OUTSIDE with the
+				 * caller's explicit data=writeback: a note
+				 * (last: the values before it are kept) */
 	E4_ORD_NKINDS,
 };
 

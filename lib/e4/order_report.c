@@ -21,7 +21,7 @@ static const char *kind_names[E4_ORD_NKINDS] = {
 	"free-in-bitmap", "data-journaled", "stale-outside-window",
 	"stale-metadata",
 	"unverified", "suspect-zero", "mapping", "stale-permitted",
-	"inode-reused", "not-judged",
+	"inode-reused", "not-judged", "stale-outside-window-permitted",
 };
 
 const char *e4_order_kind_name(int kind)
@@ -95,12 +95,20 @@ errcode_t ord_add_finding(struct ctx *c,
 	/*
 	 * data=writeback promises no ordering of data against metadata
 	 * (Documentation/filesystems/ext4.rst, "data=writeback"): when the
-	 * caller says so explicitly, stale data exposed by a transaction is
-	 * a note, not a violation.  In auto mode it stays a violation.
+	 * caller says so explicitly, stale file data is a note, not a
+	 * violation, whichever transaction exposed it: one in the window
+	 * (stale) or one already checkpointed before it
+	 * (stale-outside-window).  Stale directory or symlink blocks stay
+	 * violations: metadata is journaled in every mode.  In auto mode
+	 * every kind stays a violation.
 	 */
-	if (fw.kind == E4_ORD_STALE && rep->data_mode == E4_DATA_WRITEBACK &&
-	    rep->data_mode_src == E4_DMSRC_GIVEN)
-		fw.kind = E4_ORD_STALE_PERMITTED;
+	if (rep->data_mode == E4_DATA_WRITEBACK &&
+	    rep->data_mode_src == E4_DMSRC_GIVEN) {
+		if (fw.kind == E4_ORD_STALE)
+			fw.kind = E4_ORD_STALE_PERMITTED;
+		else if (fw.kind == E4_ORD_STALE_OUTSIDE)
+			fw.kind = E4_ORD_STALE_OUTSIDE_PERMITTED;
+	}
 
 	/* Extend a recent finding of the same kind when contiguous. */
 	for (i = rep->nf; i > c->tx_first_f && i + 4 > rep->nf; i--) {
@@ -151,7 +159,8 @@ static int wants_path(const struct e4_order_finding *f, int old)
 	return !f->path && (f->kind < E4_ORD_NOTE_FIRST ||
 			    f->kind == E4_ORD_INODE_REUSED ||
 			    f->kind == E4_ORD_NOT_JUDGED ||
-			    f->kind == E4_ORD_STALE_PERMITTED);
+			    f->kind == E4_ORD_STALE_PERMITTED ||
+			    f->kind == E4_ORD_STALE_OUTSIDE_PERMITTED);
 }
 
 /* Name the inodes of findings[from..) in @fs (one pass over directories). */

@@ -71,7 +71,33 @@ struct e4s_replay {
 						 * transactions past the
 						 * log end, printed after
 						 * the scan; not owned */
+	struct e4_mmp		mmp;		/* the MMP block of the fs
+						 * written (lib/e4/mmp.c) */
 };
+
+/*
+ * e4s_replay_writes() - whether e4s_replay_run() writes the fs of @run
+ * (its decision made, without -n): a replay, or a journal s_errno to
+ * carry into the fs superblock.
+ */
+int e4s_replay_writes(const struct e4s_req *r, const struct e4s_replay *run,
+		      e4_journal_t j);
+
+/*
+ * e4s_mmp_begin() - e4_mmp_start(@fs, @flags, @name) before the first
+ * write, as e2fsck does (it may sleep: a line says so when the check
+ * interval exceeds 20 s, as e2fsck's does); a refusal is one line naming
+ * @device and what the MMP block says (node, device, time).  Returns 0 or
+ * E4R_EXIT_ERROR.
+ */
+int e4s_mmp_begin(const char *prog, const char *device, ext2_filsys fs,
+		  unsigned int flags, const char *name, struct e4_mmp *m);
+
+/*
+ * e4s_mmp_refuse() - record in @run the refusal of e4s_mmp_begin(): the
+ * run writes nothing, the report says why; returns E4R_EXIT_ERROR.
+ */
+int e4s_mmp_refuse(struct e4s_replay *run);
 
 /*
  * e4s_replay_say_interrupted() - the line after a replay in place of

@@ -27,7 +27,9 @@ static const char *evid_name(int e)
 /* How the finding's mapping came to be, e.g. "new in tid 7 or earlier". */
 static void print_attribution(const struct e4_order_finding *f)
 {
-	if (f->kind == E4_ORD_STALE_OUTSIDE || f->kind == E4_ORD_STALE_METADATA)
+	if (f->kind == E4_ORD_STALE_OUTSIDE ||
+	    f->kind == E4_ORD_STALE_OUTSIDE_PERMITTED ||
+	    f->kind == E4_ORD_STALE_METADATA)
 		printf("outside the journal window");
 	else if (f->kind == E4_ORD_DATA_JOURNALED)
 		printf("journaled");
@@ -103,6 +105,10 @@ static void print_finding_text(const struct e4_order_finding *f)
 		break;
 	case E4_ORD_STALE_OUTSIDE:
 		printf(": stale data not exposed by a journaled transaction");
+		break;
+	case E4_ORD_STALE_OUTSIDE_PERMITTED:
+		printf(": stale data not exposed by a journaled transaction "
+		       "(permitted by data=writeback)");
 		break;
 	case E4_ORD_DOUBLE_MAPPED:
 		printf(": also mapped by inode %u lblk %llu", f->other_ino,
@@ -493,6 +499,44 @@ static int discarded_log(const char *prog, const struct e4s_req *r,
 	return refused ? E4R_EXIT_REFUSES : E4R_EXIT_CORRUPT;
 }
 
+/*
+ * A check libe4 refuses for the file system's format (e4_order_check()
+ * returned E4_ERR_BIGALLOC: bigalloc, whose allocation unit is a cluster
+ * of blocks, which the check does not model): one line on stderr, and
+ * with --json a document saying so (nothing checked, no verdict), so
+ * that a campaign sees why.  Returns E4R_EXIT_ERROR.
+ */
+static int refused_format(const char *prog, const struct e4s_req *r,
+			  ext2_filsys fs, const char *image, errcode_t err)
+{
+	unsigned int ratio = EXT2FS_CLUSTER_RATIO(fs);
+	char why[320];
+
+	snprintf(why, sizeof(why), "bigalloc (clusters of %u blocks of %u "
+		 "bytes): --check-order judges allocations block by block "
+		 "against the block bitmap and does not model clusters; "
+		 "nothing checked, no verdict (the replay itself, e4replay "
+		 "-n, -o or in place, works)", ratio, fs->blocksize);
+	com_err(prog, err, "on %s: %s", image, why);
+	if (r->json) {
+		struct e4s_json js;
+
+		e4s_json_init(&js, stdout);
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_str(&js, "image", image);
+		e4s_json_str(&js, "refused", "bigalloc");
+		e4s_json_str(&js, "error", error_message(err));
+		e4s_json_str(&js, "reason", why);
+		e4s_json_u64(&js, "cluster_blocks", ratio);
+		e4s_json_u64(&js, "checked", 0);
+		e4s_json_bool(&js, "complete", 0);
+		e4s_json_i64(&js, "exit", E4R_EXIT_ERROR);
+		e4s_json_obj_end(&js);
+		e4s_json_finish(&js);
+	}
+	return E4R_EXIT_ERROR;
+}
+
 int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		  const struct e4_plan *plan, const char *image)
 {
@@ -551,6 +595,11 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 		e4_plan_free(fplan);
 		e4_jscan_free(full);
 		return 8;
+	}
+	if (retval == E4_ERR_BIGALLOC) {
+		e4_plan_free(fplan);
+		e4_jscan_free(full);
+		return refused_format(prog, r, fs, image, retval);
 	}
 	if (retval) {
 		com_err(prog, retval, "while checking the ordering of %s%s",

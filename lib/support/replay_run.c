@@ -278,6 +278,10 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       r->new_sequence,
 		       r->fs_error ? "; fs marked with errors" : "",
 		       r->fs_not_valid ? "; fs marked not clean" : "");
+	if (run->mmp.clean)
+		printf("MMP block %llu: left clean (EXT4_MMP_SEQ_CLEAN), as "
+		       "e2fsck leaves it: the next mount does not wait\n",
+		       (unsigned long long)run->mmp.block);
 	if (run->jerrno && run->errno_cleared)
 		printf("journal s_errno %d (%s): %s into the fs superblock "
 		       "(ERROR_FS: fs marked with errors, e2fsck -f checks "
@@ -406,6 +410,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_bool(&js, "fs_error", r->fs_error || run->errno_cleared);
 	e4s_json_bool(&js, "errno_cleared", run->errno_cleared);
 	e4s_json_bool(&js, "fs_not_valid", r->fs_not_valid);
+	e4s_json_bool(&js, "mmp_clean", run->mmp.clean);
 	e4s_json_obj_end(&js);
 	e4s_json_i64(&js, "exit", rc);
 	e4s_json_obj_end(&js);
@@ -836,6 +841,79 @@ static void say_discarded(const char *prog, const struct e4s_req *o,
 			o->dry_run ? " (-o OUTPUT keeps IMAGE)" : "");
 }
 
+int e4s_replay_writes(const struct e4s_req *o, const struct e4s_replay *run,
+		      e4_journal_t j)
+{
+	return !o->dry_run && (run->plan == 2 ||
+			       (run->plan == 1 && j->jsb.errno_));
+}
+
+/* "the MMP block (block N: sequence S, node "X", device "Y", updated T)" */
+static void mmp_desc(const struct e4_mmp *m, char *buf, size_t len)
+{
+	char tb[48];
+
+	if (m->time)
+		fmt_time(m->time, tb, sizeof(tb));
+	else
+		snprintf(tb, sizeof(tb), "never");
+	snprintf(buf, len, "the MMP block (block %llu: sequence %#x, node "
+		 "\"%s\", device \"%s\", updated %s)",
+		 (unsigned long long)m->block, m->seq, m->nodename,
+		 m->bdevname, tb);
+}
+
+int e4s_mmp_begin(const char *prog, const char *device, ext2_filsys fs,
+		  unsigned int flags, const char *name, struct e4_mmp *m)
+{
+	errcode_t retval;
+	char desc[256];
+
+	retval = e4_mmp_read(fs, flags, m);
+	/* e2fsck_check_mmp(): a wait of more than 20 s is announced */
+	if (!retval && m->wait &&
+	    m->check_wait > 4 * EXT4_MMP_MIN_CHECK_INTERVAL)
+		fprintf(stderr, "%s: %s: MMP check interval %u s: waiting "
+			"%u s before writing, as e2fsck does\n", prog, device,
+			m->check_wait, m->wait);
+	if (!retval)
+		retval = e4_mmp_start(fs, flags, name, m);
+	if (!retval)
+		return 0;
+	mmp_desc(m, desc, sizeof(desc));
+	switch (retval) {
+	case EXT2_ET_MMP_FAILED:
+		com_err(prog, retval, "on %s: another node uses it: %s changed "
+			"during the %u s check; nothing written (unmount it "
+			"there first)", device, desc, m->check_wait);
+		break;
+	case EXT2_ET_MMP_FSCK_ON:
+	case EXT2_ET_MMP_UNKNOWN_SEQ:
+		com_err(prog, retval, "on %s: %s %s; nothing written (if no "
+			"node uses it, `tune2fs -f -E clear_mmp %s` clears it, "
+			"as e2fsck says)", device, desc,
+			retval == EXT2_ET_MMP_FSCK_ON ? "says e2fsck or another "
+			"offline writer holds it" : "holds a sequence that "
+			"neither a mount nor e2fsck writes", device);
+		break;
+	default:
+		com_err(prog, retval, "while reading the MMP block of %s "
+			"(block %llu); nothing written (the kernel refuses "
+			"to mount it too; e2fsck resets a corrupt one)",
+			device, (unsigned long long)m->block);
+	}
+	return E4R_EXIT_ERROR;
+}
+
+int e4s_mmp_refuse(struct e4s_replay *run)
+{
+	run->refused = "the MMP block says that another node or e2fsck "
+		"uses the fs (multiple mount protection)";
+	run->plan = 0;
+	run->rc |= E4R_EXIT_ERROR;
+	return E4R_EXIT_ERROR;
+}
+
 int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run)
 {
@@ -846,6 +924,13 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	uint32_t first = 0, last = 0;
 	size_t nafter = 0;
 
+	/* Multiple mount protection first, as e2fsck (lib/e4/mmp.c): the
+	 * fs written in place is taken; OUTPUT, a copy this run made, is
+	 * marked (IMAGE was checked before the copy: e4replay.c). */
+	if (e4s_replay_writes(o, run, j) &&
+	    e4s_mmp_begin(prog, o->output ? o->output : o->device, fs,
+			  o->output ? E4_MMP_COPY : 0, o->output, &run->mmp))
+		rc |= e4s_mmp_refuse(run);
 	if (run->plan && !o->dry_run)
 		before = replay_written(fs, j);
 	if (o->upto_set && run->plan == 2)
@@ -875,6 +960,17 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	}
 	if (run->plan == 2 && !o->dry_run)
 		run->errno_cleared = run->jerrno && run->replayed;
+	if (run->mmp.held) {
+		/* ext2fs_mmp_stop(): clean, as e2fsck leaves it (after a
+		 * failure too); the next mount does not wait. */
+		errcode_t r2 = e4_mmp_stop(fs, &run->mmp);
+
+		if (r2) {
+			com_err(prog, r2, "while marking the MMP block of %s "
+				"clean", o->output ? o->output : o->device);
+			rc |= E4R_EXIT_ERROR;
+		}
+	}
 	if (run->plan == 2 && run->res.corrupt)
 		rc |= E4R_EXIT_CORRUPT;
 	if (retval) {
