@@ -34,7 +34,7 @@ static const char *prog = "e4replay";
 static const char usage_text[] =
 	"Usage: %1$s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
 	"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
-	"\t[--ignore-fast-commit] [--replay-anyway] IMAGE\n"
+	"\t[--ignore-fast-commit] [--replay-anyway] [--journal-only] IMAGE\n"
 	"       %1$s --check-order [--data-mode=auto|ordered|journal|"
 	"writeback]\n"
 	"\t[--outside=auto|yes|no] [--stamped=auto|yes|no] "
@@ -428,6 +428,7 @@ int main(int argc, char **argv)
 		'n', 'v', 'o', 'z', 'j', E4S_O_HELP, E4S_O_VERSION, E4S_O_JSON,
 		E4S_O_UPTO,
 		E4S_O_JOURNAL_OUTPUT, E4S_O_IGNORE_FC, E4S_O_REPLAY_ANYWAY,
+		E4S_O_JOURNAL_ONLY,
 		E4S_O_CHECK_ORDER, E4S_O_REPLAY, E4S_O_DATA_MODE,
 		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS,
 		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,

@@ -2335,6 +2335,80 @@ struct e4_fc_replay_result {
 errcode_t e4_fc_replay(ext2_filsys fs, struct e4_fcscan *fc,
 		       struct e4_fc_replay_result *res);
 
+/* ---- orphan.c: the mount's orphan cleanup after the replay ------------ */
+
+/* One orphan the cleanup processed. */
+struct e4_orphan_ent {
+	ext2_ino_t	ino;
+	int		from_file;	/* an orphan_file entry (else the
+					 * s_last_orphan chain) */
+	int		freed_inode;	/* no links: freed (else truncated
+					 * to i_size) */
+	uint32_t	links;		/* i_links_count */
+	uint64_t	size;		/* i_size before */
+	uint64_t	blocks_freed;	/* fs blocks (data, extent tree,
+					 * xattr block) */
+	uint64_t	xattr_freed;	/* of which the xattr block */
+};
+
+/* What e4_orphan_cleanup() found and did. */
+struct e4_orphan_result {
+	ext2_ino_t	chain_head;	/* s_last_orphan before */
+	size_t		nents, cap;
+	struct e4_orphan_ent *ents;	/* in processing order */
+	uint64_t	freed;		/* inodes freed */
+	uint64_t	truncated;	/* inodes truncated */
+	uint64_t	blocks_freed;
+	int		errors_cleared;	/* ERROR_FS set: the chain dropped
+					 * unprocessed, as the kernel does */
+	int		file_bad;	/* an orphan_file block with a bad
+					 * magic (the kernel fails the mount) */
+	unsigned int	nproblems;	/* bad orphans met (ext4_error()) */
+	ext2_ino_t	problem_ino;	/* the first one's inode */
+	char		problem[128];	/* and what it is */
+};
+
+/*
+ * e4_orphan_cleanup() - the kernel's orphan cleanup at mount
+ * (ext4_orphan_cleanup()) on @fs, open read-write after the journal (and
+ * fast-commit) replay: with EXT2_ERROR_FS set the chain is dropped
+ * (s_last_orphan = 0) and nothing else done; else every inode of the
+ * s_last_orphan chain, then every entry of the orphan_file blocks
+ * (s_orphan_file_inum), is taken as ext4_orphan_get() takes it (in range,
+ * in use, truncatable when linked, next orphan in range; else recorded as
+ * a problem: the chain ends there, a file entry is skipped, ERROR_FS set
+ * as ext4_error() does) and processed as ext4_process_orphan(): with
+ * links, truncated to i_size (blocks past it and emptied extent tree
+ * blocks freed with ext2fs_punch(), the tail of the EOF block zeroed,
+ * i_dtime 0, mtime/ctime @now); without, freed (blocks, extent tree,
+ * xattr block reference, i_size 0, i_dtime @now, inode bitmap and group
+ * counts); the chain's head moves on, an orphan_file entry is zeroed
+ * and its block checksum set.  orphan_present is cleared when the file is
+ * left empty (the umount).  @res gets the list; free it with
+ * e4_orphan_result_free().  Leaves @fs dirty: ext2fs_flush() (with
+ * EXT2_FLAG_MASTER_SB_ONLY, as the kernel) writes it.  Returns 0,
+ * EXT2_ET_RO_FILSYS, libext2fs and io errors.
+ */
+errcode_t e4_orphan_cleanup(ext2_filsys fs, uint32_t now,
+			    struct e4_orphan_result *res);
+
+/* e4_orphan_result_free() - release res->ents (NULL is fine). */
+void e4_orphan_result_free(struct e4_orphan_result *res);
+
+struct e4_fc_state;
+struct e4_plan;
+
+/*
+ * e4_orphan_preview() - e4_orphan_cleanup() on state S_n of @plan over
+ * @fs (open read-only will do), with the changed blocks of @fcst (NULL:
+ * none) on top, on a copy-on-write layer: what the cleanup after the
+ * replay would do, nothing written.  Returns 0 or the errors of the
+ * state, overlay, layer and e4_orphan_cleanup().
+ */
+errcode_t e4_orphan_preview(ext2_filsys fs, const struct e4_plan *plan,
+			    struct e4_fc_state *fcst, uint32_t now,
+			    struct e4_orphan_result *res);
+
 /* ---- fc_state.c: a state with its fast commits replayed, in memory ----- */
 
 /* A file system state with fast commits replayed on a copy-on-write layer

@@ -41,6 +41,7 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_UPTO, 0, "upto", required_argument },
 	{ E4S_O_JOURNAL_OUTPUT, 0, "journal-output", required_argument },
 	{ E4S_O_IGNORE_FC, 0, "ignore-fast-commit", no_argument },
+	{ E4S_O_JOURNAL_ONLY, 0, "journal-only", no_argument },
 	{ E4S_O_REPLAY_ANYWAY, 0, "replay-anyway", no_argument },
 	{ E4S_O_CHECK_ORDER, 0, "check-order", no_argument },
 	{ E4S_O_REPLAY, 0, "replay", no_argument },
@@ -197,6 +198,7 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 		break;
 	case E4S_O_JOURNAL_OUTPUT: r->journal_output = optarg; break;
 	case E4S_O_IGNORE_FC: r->ignore_fc = 1; break;
+	case E4S_O_JOURNAL_ONLY: r->journal_only = 1; break;
 	case E4S_O_REPLAY_ANYWAY: r->replay_anyway = 1; break;
 	case E4S_O_CHECK_ORDER: r->check_order = 1; break;
 	case E4S_O_REPLAY: r->replay_in_place = 1; break;

@@ -45,6 +45,7 @@ struct e4s_req {
 	const char	*output;	/* -o OUTPUT */
 	const char	*journal_output;	/* --journal-output */
 	int		ignore_fc;	/* --ignore-fast-commit */
+	int		journal_only;	/* --journal-only: no orphan cleanup */
 	int		replay_anyway;	/* --replay-anyway */
 	int		upto_set;	/* --upto TID */
 	uint32_t	upto;
@@ -107,6 +108,7 @@ enum e4s_optid {
 	E4S_O_UPTO,		/* --upto TID */
 	E4S_O_JOURNAL_OUTPUT,	/* --journal-output FILE */
 	E4S_O_IGNORE_FC,	/* --ignore-fast-commit */
+	E4S_O_JOURNAL_ONLY,	/* --journal-only */
 	E4S_O_REPLAY_ANYWAY,	/* --replay-anyway */
 	E4S_O_CHECK_ORDER,	/* --check-order */
 	E4S_O_REPLAY,		/* --replay */

@@ -67,6 +67,9 @@ struct e4s_replay {
 						 * commits replayed in memory
 						 * (detached: changed blocks) */
 	int			fc_dropped;	/* --ignore-fast-commit */
+	int			orphans_done;	/* the orphan cleanup ran
+						 * (-n: was previewed) */
+	struct e4_orphan_result	orph;		/* what it did */
 	const struct e4_jscan_old *old;		/* logdump -O: the older
 						 * transactions past the
 						 * log end, printed after

@@ -914,6 +914,88 @@ int e4s_mmp_refuse(struct e4s_replay *run)
 	return E4R_EXIT_ERROR;
 }
 
+/*
+ * The kernel's mount goes on after the recovery with the orphan cleanup
+ * (ext4_orphan_cleanup()): after a replay in place (or into OUTPUT) run
+ * it on the replayed fs and flush; with -n preview it on S_n.  Returns
+ * the exit bits; prints one line per problem.
+ */
+static int orphan_run(const char *prog, const struct e4s_req *o,
+		      ext2_filsys fs, const struct e4_plan *plan,
+		      struct e4s_replay *run)
+{
+	uint32_t now = (uint32_t)time(NULL);
+	errcode_t retval;
+
+	if (o->dry_run) {
+		retval = e4_orphan_preview(fs, plan, run->fcst, now,
+					   &run->orph);
+	} else {
+		retval = e4_fs_reload(fs);
+		if (!retval)
+			retval = e4_orphan_cleanup(fs, now, &run->orph);
+		fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
+		fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
+		if (!retval)
+			retval = ext2fs_flush(fs);
+	}
+	if (retval) {
+		com_err(prog, retval, "while cleaning up the orphan inodes "
+			"of %s", o->target ? o->target : o->device);
+		return E4R_EXIT_ERROR;
+	}
+	run->orphans_done = 1;
+	if (run->orph.nproblems) {
+		fprintf(stderr, "%s: %s: bad orphan list: %s (%u problem%s; "
+			"as the kernel's mount: the list cut there, the fs "
+			"marked with errors)\n", prog,
+			o->target ? o->target : o->device, run->orph.problem,
+			run->orph.nproblems,
+			run->orph.nproblems == 1 ? "" : "s");
+		return E4R_EXIT_CORRUPT;
+	}
+	if (run->orph.file_bad)
+		return E4R_EXIT_CORRUPT;
+	return 0;
+}
+
+static void print_orphans(const struct e4s_req *o,
+			  const struct e4s_replay *run)
+{
+	const struct e4_orphan_result *r = &run->orph;
+	const char *w = o->dry_run ? "would be " : "";
+	size_t i;
+
+	if (!run->orphans_done)
+		return;
+	if (r->errors_cleared) {
+		printf("orphans: fs has errors: orphan list (head inode %u) "
+		       "%scleared unprocessed, as the kernel does\n",
+		       r->chain_head, w);
+		return;
+	}
+	if (!r->nents && !r->nproblems)
+		return;
+	printf("orphans: %zu inode%s %scleaned: %llu freed, %llu truncated, "
+	       "%llu blocks freed\n", r->nents, r->nents == 1 ? "" : "s", w,
+	       (unsigned long long)r->freed,
+	       (unsigned long long)r->truncated,
+	       (unsigned long long)r->blocks_freed);
+	for (i = 0; i < r->nents; i++) {
+		const struct e4_orphan_ent *e = &r->ents[i];
+
+		printf("  orphan inode %u (%s): %s%s, size %llu, links %u, "
+		       "%llu blocks freed\n", e->ino,
+		       e->from_file ? "orphan_file" : "s_last_orphan chain",
+		       w, e->freed_inode ? "freed" : "truncated to i_size",
+		       (unsigned long long)e->size, e->links,
+		       (unsigned long long)e->blocks_freed);
+	}
+	if (r->nproblems)
+		printf("orphans: bad orphan inode %u: %s\n", r->problem_ino,
+		       r->problem);
+}
+
 int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run)
 {
@@ -960,6 +1042,9 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	}
 	if (run->plan == 2 && !o->dry_run)
 		run->errno_cleared = run->jerrno && run->replayed;
+	if (!retval && run->plan && !o->journal_only &&
+	    (o->dry_run || run->replayed) && run->plan == 2)
+		rc |= orphan_run(prog, o, fs, plan, run);
 	if (run->mmp.held) {
 		/* ext2fs_mmp_stop(): clean, as e2fsck leaves it (after a
 		 * failure too); the next mount does not wait. */
@@ -992,8 +1077,11 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		say_discarded(prog, o, nafter, first, last);
 	if (o->json)
 		print_json(o, j, run, rc);
-	else
+	else {
 		print_text(o, fs, j, run);
+		print_orphans(o, run);
+	}
 	e4s_fc_cleanup(run);
+	e4_orphan_result_free(&run->orph);
 	return rc;
 }

@@ -338,6 +338,9 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 		 in->base_path, (unsigned long long)point, in->log_path);
 	memset(&run, 0, sizeof(run));
 	r.device = r.target = where;
+	/* a recorded state: the journal alone (its figures predate the
+	 * orphan cleanup) */
+	r.journal_only = 1;
 	if (!r.output) {
 		r.dry_run = 1;
 		retval = ext2fs_open2(e4_wlog_dev_name(in->dev), "",
