@@ -2,9 +2,10 @@
  * test_scan.c --- unit tests of scan.c and revoke.c on journals built
  * here byte by byte: tag sizes (journal_tag_bytes()), descriptor tag
  * walks, revoke records and r_count, the revoke rule, and whole scans of
- * small in-memory logs (commit checksum with and without async_commit,
- * wrap at the log end with a fast-commit area), and journals opened
- * with no fs (e4_journal_open_file(): raw, journal device, neither).
+ * small in-memory logs (commit checksum with csum v2 and v3, with and
+ * without async_commit, the sequence check, wrap at the log end with a
+ * fast-commit area), and journals opened with no fs
+ * (e4_journal_open_file(): raw, journal device, neither).
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -290,13 +291,17 @@ static void test_scan_commit_csum(void **state)
 	static struct jbuild jb;
 	static const uint64_t a[] = { 100, 101 }, b[] = { 102 },
 		c[] = { 100 };
+	static const uint32_t csum[] = { V3, V2 };
 	struct e4_jscan *s;
 	uint32_t pos;
-	int async;
+	int async, v;
 
 	(void)state;
-	for (async = 0; async < 2; async++) {
-		jb_init(&jb, V3 | B64 | (async ?
+	/* The commit block checksum is the same crc32c with csum v2 and
+	 * v3 (jbd2_commit_block_csum_verify()). */
+	for (v = 0; v < 4; v++) {
+		async = v & 1;
+		jb_init(&jb, csum[v >> 1] | B64 | (async ?
 			JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT : 0), 0, 1, 7);
 		pos = 1;
 		jb_trans(&jb, &pos, 7, a, 2, 1000, 0);
@@ -339,6 +344,22 @@ static void test_scan_commit_csum(void **state)
 	assert_int_equal(s->stop, E4_SCAN_UPTO);
 	assert_int_equal(s->end_tid, 8);
 	assert_int_equal(s->ncommitted, 1);
+	e4_jscan_free(s);
+
+	/* The sequence check (do_one_pass(): sequence != next_commit_ID
+	 * ends the log): a block of a later tid than the next one expected
+	 * ends it as an older one does. */
+	jb_init(&jb, V3 | B64, 0, 1, 7);
+	pos = 1;
+	jb_trans(&jb, &pos, 7, a, 2, 1000, 0);
+	jb_trans(&jb, &pos, 9, b, 1, 1001, 0);
+	s = jb_scan(&jb, 0, 0);
+	assert_int_equal(s->fail, 0);
+	assert_int_equal(s->stop, E4_SCAN_SEQUENCE);
+	assert_int_equal(s->stop_jblk, 5);
+	assert_int_equal(s->end_tid, 8);
+	assert_int_equal(s->ncommitted, 1);
+	assert_int_equal(s->ntrans, 1);
 	e4_jscan_free(s);
 
 	/* A bad data block: its tag checksum fails, the scan does not. */
