@@ -294,7 +294,9 @@ static const char *role(const struct e4s_target *t)
 		return "an undo file";
 	if (!(t->flags & E4S_T_WRITE))
 		return "the input";
-	return "the output";
+	if (t->flags & E4S_T_CREATE)
+		return "the output";
+	return "the image written in place";
 }
 
 /* Print why layer @i of @s makes target @t unwritable. */
@@ -415,8 +417,12 @@ static errcode_t lock_stack(const char *prog, struct e4s_target *t,
 			down = !s->l[k].up;
 		if (!excl && !down)
 			continue;
-		path = !i ? t->path : l->blk ? e4s_stack_node(l->rdev, node,
-						sizeof(node)) : l->name;
+		/* A device by its one devtmpfs node: every name of it
+		 * takes the same lock. */
+		path = l->blk ? e4s_stack_node(l->rdev, node, sizeof(node)) :
+			!i ? t->path : l->name;
+		if (!path && !i)
+			path = t->path;
 		if (!path)
 			continue;
 		h = e4s_lock_take(path, excl && !l->via_part, why,
