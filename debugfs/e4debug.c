@@ -92,6 +92,7 @@ static void free_names(struct e4debug *st)
 {
 	int ok = !st->exit_status;
 
+	e4s_release_targets(st->targets, 4);
 	if (st->undo.out.tmp && e4s_undo_finish("e4debug", &st->undo, ok) < 0)
 		st->exit_status = 1;
 	if (st->jundo.out.tmp &&
@@ -188,7 +189,7 @@ static int check_names(struct e4debug *st, const char *cmd, int flags)
 	unsigned int w = (flags & E4S_OPEN_RW) ? E4S_T_WRITE : 0;
 	unsigned int uf = E4S_T_WRITE | E4S_T_CREATE | E4S_T_REG |
 		E4S_T_UNDO;
-	struct e4s_target t[4];
+	struct e4s_target *t = st->targets;
 	size_t len;
 	int rc;
 
@@ -216,8 +217,8 @@ static int check_names(struct e4debug *st, const char *cmd, int flags)
 				    .path = st->undo_path, .flags = uf };
 	t[3] = (struct e4s_target){ .what = "journal undo file",
 				    .path = st->jundo_path, .flags = uf };
+	/* Held for the session: another run is refused meanwhile. */
 	rc = e4s_check_targets(cmd, t, 4) != 0;
-	e4s_release_targets(t, 4);
 	if (rc)
 		return 1;
 	if (st->undo_path &&

@@ -24,6 +24,9 @@ struct e4debug {
 	struct e4s_undo	undo, jundo;	/* renamed over the names at the
 					 * close if they recorded a write
 					 * (lib/support/target.c) */
+	struct e4s_target targets[4];	/* the open's names, checked and
+					 * locked (flock, loop claims) until
+					 * the close: free_names() */
 	int		rw;		/* opened read-write */
 	int		undo_used;	/* a write went to undo_file: append */
 	int		jundo_used;	/* ... to journal_undo */

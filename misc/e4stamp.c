@@ -298,7 +298,15 @@ int main(int argc, char **argv)
 		return 16;
 	}
 	if (check) {
-		e4s_warn_mounted(prog, dev);
+		/* A shared lock for a consistent count; mounted: a warning. */
+		struct e4s_target t = {
+			.what = "device", .path = dev, .flags = E4S_T_ANY,
+		};
+		errcode_t retval = e4s_check_targets(prog, &t, 1);
+
+		/* t's lock is held until the process exits. */
+		if (retval)
+			return e4s_usage_error(retval) ? 16 : 8;
 	} else {
 		errcode_t retval;
 		char found[512];
@@ -308,9 +316,10 @@ int main(int argc, char **argv)
 			(size >= 0 ? E4S_T_CREATE : 0),
 		};
 
-		/* Mounted, held, backing a busy loop: never, even with -f. */
+		/* Mounted, held, a busy layer under or over it, locked by
+		 * another run: never, even with -f.  The lock and the
+		 * claims are held until the process exits. */
 		retval = e4s_check_targets(prog, &t, 1);
-		e4s_release_targets(&t, 1);
 		if (retval)
 			return e4s_usage_error(retval) ? 16 : 8;
 		/* What it holds (libblkid), as mke2fs asks: -f to go on. */

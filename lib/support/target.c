@@ -31,6 +31,7 @@
 #include <blkid.h>
 #include <et/com_err.h>
 
+#include "stack.h"
 #include "target.h"
 
 /* ---- names ---- */
@@ -41,49 +42,6 @@ static int same_file(const struct stat *a, const struct stat *b)
 	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
 		return a->st_rdev == b->st_rdev;
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-static int loop_backs(const char *name, dev_t fdev, ino_t fino);
-
-/*
- * One file under two guises: the same file (same_file()), or a loop
- * device (Linux block major 7) and the regular file behind it, or two loop
- * devices over one file: writing one writes the other.
- */
-static int same_data(const struct stat *a, const struct stat *b)
-{
-	char name[32];
-	const struct stat *l, *f;
-
-	if (same_file(a, b))
-		return 1;
-	if (S_ISBLK(a->st_mode) && major(a->st_rdev) == 7)
-		l = a, f = b;
-	else if (S_ISBLK(b->st_mode) && major(b->st_rdev) == 7)
-		l = b, f = a;
-	else
-		return 0;
-	snprintf(name, sizeof(name), "loop%u", minor(l->st_rdev));
-	if (S_ISREG(f->st_mode))
-		return loop_backs(name, f->st_dev, f->st_ino);
-	if (S_ISBLK(f->st_mode) && major(f->st_rdev) == 7) {
-		char other[32];
-		struct loop_info64 li;
-		char path[64];
-		int fd, r;
-
-		/* Two loop devices: the same backing file? */
-		snprintf(other, sizeof(other), "loop%u", minor(f->st_rdev));
-		snprintf(path, sizeof(path), "/dev/%s", other);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return 0;
-		r = ioctl(fd, LOOP_GET_STATUS64, &li);
-		close(fd);
-		return !r && loop_backs(name, (dev_t)li.lo_device,
-					(ino_t)li.lo_inode);
-	}
-	return 0;
 }
 
 /* The directory of @path into @dir; returns the base name. */
@@ -188,7 +146,7 @@ static int held_by(dev_t rdev, char *name, size_t len)
 
 /*
  * Loop devices this process holds O_EXCL (e4s_check_targets() claims the
- * idle loop devices backing a file it will write): held by us, they are
+ * idle loop devices of a written target's stack): held by us, they are
  * free for our own later checks (an O_EXCL probe would fail on our own
  * claim).  Process state of the tools, not of libe4.
  */
@@ -209,21 +167,19 @@ static int held_by_us(dev_t rdev)
 }
 
 /*
- * Why block device @node (number @rdev) cannot be written, into @why
- * ("is mounted on /mnt", ...); 0 when it is free.  With @claim, a free
- * device is left open O_EXCL in *@claim (else closed).
+ * Why block device @node (number @rdev) cannot be written, without an
+ * exclusive open: mounted, swap, held by dm/md, and with @parts a
+ * partition of it mounted or held.  Into @why; 0 when none.
  */
-static int device_busy(const char *node, dev_t rdev, char *why, size_t len,
-		       int *claim)
+static int device_used(const char *node, dev_t rdev, int parts, char *why,
+		       size_t len)
 {
 	char buf[4096], sys[160];
 	struct dirent *de;
-	int mf = 0, fd;
+	int mf = 0;
 	DIR *d;
 
 	buf[0] = 0;
-	if (held_by_us(rdev))
-		return 0;	/* our O_EXCL claim: nothing else has it */
 	if (node && ext2fs_check_mount_point(node, &mf, buf,
 					     sizeof(buf)) == 0) {
 		if (mf & EXT2_MF_MOUNTED) {
@@ -244,6 +200,8 @@ static int device_busy(const char *node, dev_t rdev, char *why, size_t len,
 		snprintf(why, len, "is held by %s (a dm or md device)", buf);
 		return 1;
 	}
+	if (!parts)
+		return 0;
 	/* A partition of it that is mounted or held. */
 	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(rdev),
 		 minor(rdev));
@@ -271,198 +229,304 @@ static int device_busy(const char *node, dev_t rdev, char *why, size_t len,
 	}
 	if (d)
 		closedir(d);
-	if (!node)
-		return 0;
-	/*
-	 * The kernel's own claim: a mounted fs's external journal
-	 * (journal_path=), a device a mount or md/dm opened exclusively.
-	 */
-	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == EBUSY) {
-			snprintf(why, len, "is in use by the kernel (opening "
-				 "it exclusively failed: mounted, the external "
-				 "journal of a mounted file system, or an "
-				 "md/dm member)");
-			return 1;
-		}
-		return 0;	/* unreadable: the real open reports it */
-	}
-	if (claim)
-		*claim = fd;
-	else
-		close(fd);
 	return 0;
 }
 
 /*
- * The backing file (device, inode) of loop device /dev/@name, from
- * LOOP_GET_STATUS64, else from /sys/block/@name/loop/backing_file.
- * 0 when bound, -1 when not (or unknown).
+ * The kernel's own claim, or another program's exclusive open: an O_EXCL
+ * open of @node fails with EBUSY while a mounted fs has it (also as its
+ * external journal, journal_path=), md/dm holds it, or another e4tools run
+ * or e4debug session has it open read-write (libext2fs opens devices
+ * O_EXCL).  1 with @why set when busy; 0 when free, the open left in
+ * *@claim when @claim is not NULL (else closed).
  */
-static int loop_backing(const char *name, dev_t *dev, ino_t *ino)
+static int device_excl_busy(const char *node, dev_t rdev, char *why,
+			    size_t len, int *claim)
 {
-	struct loop_info64 li;
-	char path[300], file[4096];
+	char who[256];
 	struct stat st;
 	int fd;
 
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd >= 0) {
-		int r = ioctl(fd, LOOP_GET_STATUS64, &li);
-
-		close(fd);
-		if (r == 0) {
-			*dev = (dev_t)li.lo_device;
-			*ino = (ino_t)li.lo_inode;
-			return 0;
-		}
-		if (errno == ENXIO)
-			return -1;	/* not bound */
+		if (claim)
+			*claim = fd;
+		else
+			close(fd);
+		return 0;
 	}
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
-	if (read_line(path, file, sizeof(file)) || stat(file, &st))
-		return -1;
-	*dev = st.st_dev;
-	*ino = st.st_ino;
+	if (errno != EBUSY)
+		return 0;	/* unreadable: the real open reports it */
+	memset(&st, 0, sizeof(st));
+	st.st_mode = S_IFBLK;
+	st.st_rdev = rdev;
+	if (!e4s_opener(&st, who, sizeof(who)))
+		snprintf(who, sizeof(who), "no process has it open");
+	snprintf(why, len, "is in use by the kernel or by another program "
+		 "(opening it exclusively failed: mounted, the external "
+		 "journal of a mounted file system, an md/dm member, or "
+		 "another e4tools run or e4debug session writing it; %s)",
+		 who);
+	return 1;
+}
+
+/*
+ * Why block device @node (number @rdev) cannot be written, into @why
+ * ("is mounted on /mnt", ...); 0 when it is free.  With @claim, a free
+ * device is left open O_EXCL in *@claim (else closed).
+ */
+static int device_busy(const char *node, dev_t rdev, char *why, size_t len,
+		       int *claim)
+{
+	if (held_by_us(rdev))
+		return 0;	/* our O_EXCL claim: nothing else has it */
+	if (device_used(node, rdev, 1, why, len))
+		return 1;
+	return node ? device_excl_busy(node, rdev, why, len, claim) : 0;
+}
+
+/* ---- the stack of a target (stack.c) ---- */
+
+/* What the other target @t is, at the end of a chain. */
+static const char *role(const struct e4s_target *t)
+{
+	if (t->flags & E4S_T_UNDO)
+		return "an undo file";
+	if (!(t->flags & E4S_T_WRITE))
+		return "the input";
+	if (t->flags & E4S_T_CREATE)
+		return "the output";
+	return "the image written in place";
+}
+
+/* Print why layer @i of @s makes target @t unwritable. */
+static void say_layer(const char *prog, const struct e4s_target *t,
+		      const struct e4s_stack *s, int i, const char *why,
+		      const char *tail)
+{
+	char chain[2048];
+
+	if (!i) {
+		fprintf(stderr, "%s: %s %s %s; %s\n", prog, t->what, t->path,
+			why, tail);
+		return;
+	}
+	/* The chain starts with the target's own name. */
+	fprintf(stderr, "%s: %s %s %s; %s\n", prog, t->what,
+		e4s_stack_chain(s, i, chain, sizeof(chain)), why, tail);
+}
+
+/* The device node of block layer @i of @s (the target's own name for
+ * layer 0) into @buf, or NULL when there is none. */
+static const char *layer_node(const struct e4s_target *t,
+			      const struct e4s_stack *s, int i, char *buf,
+			      size_t len)
+{
+	if (!i)
+		return t->path;
+	return e4s_stack_node(s->l[i].rdev, buf, len);
+}
+
+/* Keep claim @fd of @rdev in @t (or close it when there is no room). */
+static void keep_claim(struct e4s_target *t, dev_t rdev, int fd)
+{
+	if (t->nclaims < E4S_MAX_CLAIMS &&
+	    nheld < (int)(sizeof(held) / sizeof(held[0]))) {
+		t->claim_fd[t->nclaims++] = fd;
+		held[nheld].rdev = rdev;
+		held[nheld++].fd = fd;
+	} else {
+		close(fd);
+	}
+}
+
+/*
+ * Every block layer of @s for a written target @t: first what the kernel
+ * says without opening (mounted, swap, dm/md), then the O_EXCL probes;
+ * with @claim the idle whole loop devices of the stack (not the target,
+ * not a partition, not a disk under a partition of the path) stay held.
+ * Returns 0, or EBUSY with @why (and *@at, the layer) set.
+ */
+static errcode_t stack_busy(struct e4s_target *t, const struct e4s_stack *s,
+			    int claim, char *why, size_t len, int *at)
+{
+	char node[300];
+	int i;
+
+	if (s->truncated) {
+		snprintf(why, len, "sits in a device stack of more than %d "
+			 "layers (not followed to the end)", E4S_STACK_MAX);
+		*at = 0;
+		return EBUSY;
+	}
+	for (i = 0; i < s->n; i++) {
+		const struct e4s_layer *l = &s->l[i];
+
+		if (!l->blk || held_by_us(l->rdev))
+			continue;
+		if (device_used(layer_node(t, s, i, node, sizeof(node)),
+				l->rdev, !l->via_part, why, len)) {
+			*at = i;
+			return EBUSY;
+		}
+	}
+	for (i = 0; i < s->n; i++) {
+		const struct e4s_layer *l = &s->l[i];
+		const char *nd;
+		int fd = -1, keep;
+
+		/* A disk under a partition: its O_EXCL open fails while
+		 * any partition of it is open so (the partition's own
+		 * probe sees a claim of the whole disk). */
+		if (!l->blk || l->via_part || held_by_us(l->rdev))
+			continue;
+		nd = layer_node(t, s, i, node, sizeof(node));
+		if (!nd)
+			continue;
+		keep = claim && i && !l->part && major(l->rdev) == 7;
+		if (device_excl_busy(nd, l->rdev, why, len,
+				     keep ? &fd : NULL)) {
+			*at = i;
+			return EBUSY;
+		}
+		if (fd >= 0)
+			keep_claim(t, l->rdev, fd);
+	}
 	return 0;
 }
 
 /*
- * Is loop device /dev/@name backed by the file (@fdev, @fino)?  Both
- * views are asked: LOOP_GET_STATUS64 gives the inode's superblock device,
- * which on some file systems (btrfs subvolumes, overlayfs) is not the
- * st_dev stat() shows; the sysfs backing_file path is stat()ed too.
+ * Lock target @t and the layers of its stack @s (lock.c): a writer
+ * LOCK_EX on every layer (LOCK_SH on a disk under a partition of the
+ * path: other partitions of it are written beside), a reader LOCK_SH on
+ * the target and what it sits on.  Returns 0 or EBUSY (printed).
  */
-static int loop_backs(const char *name, dev_t fdev, ino_t fino)
+static errcode_t lock_stack(const char *prog, struct e4s_target *t,
+			    const struct e4s_stack *s)
 {
-	char path[300], file[4096];
-	struct stat st;
-	dev_t dev;
-	ino_t ino;
+	int excl = !!(t->flags & E4S_T_WRITE);
+	char node[300], why[512], tail[640];
+	int i;
 
-	if (loop_backing(name, &dev, &ino))
+	for (i = 0; i < s->n; i++) {
+		const struct e4s_layer *l = &s->l[i];
+		const char *path;
+		int h, down = 1, k;
+
+		for (k = i; k >= 0 && down; k = s->l[k].from)
+			down = !s->l[k].up;
+		if (!excl && !down)
+			continue;
+		/* A device by its one devtmpfs node: every name of it
+		 * takes the same lock. */
+		path = l->blk ? e4s_stack_node(l->rdev, node, sizeof(node)) :
+			!i ? t->path : l->name;
+		if (!path && !i)
+			path = t->path;
+		if (!path)
+			continue;
+		h = e4s_lock_take(path, excl && !l->via_part, why,
+				  sizeof(why));
+		if (h == -1) {
+			char msg[700];
+
+			snprintf(msg, sizeof(msg), "is locked: %s (an "
+				 "advisory lock: another e4tools run, an "
+				 "e4debug session or flock(1))", why);
+			snprintf(tail, sizeof(tail), "%s",
+				 excl ? "nothing written" : "nothing read");
+			say_layer(prog, t, s, i, msg, tail);
+			return EBUSY;
+		}
+		if (h < 0)
+			continue;
+		if (t->nlocks < E4S_MAX_LOCKS)
+			t->lock[t->nlocks++] = h;
+		else
+			e4s_lock_drop(h);
+	}
+	return 0;
+}
+
+/* A written target: mounted, held, a busy layer, too small? */
+static errcode_t check_in_use(const char *prog, struct e4s_target *t,
+			      const struct e4s_stack *s)
+{
+	char why[1024], mtpt[4096];
+	errcode_t retval;
+	int mf = 0, at = 0;
+
+	if (S_ISREG(t->st.st_mode)) {
+		mtpt[0] = 0;
+		if (ext2fs_check_mount_point(t->path, &mf, mtpt,
+					     sizeof(mtpt)) == 0 &&
+		    (mf & (EXT2_MF_MOUNTED | EXT2_MF_SWAP))) {
+			fprintf(stderr, "%s: %s %s is %s%s%s; nothing "
+				"written\n", prog, t->what, t->path,
+				(mf & EXT2_MF_SWAP) ? "in use as swap" :
+				"mounted through a loop device",
+				mtpt[0] ? " on " : "", mtpt);
+			return EBUSY;
+		}
+	} else if (!S_ISBLK(t->st.st_mode)) {
 		return 0;
-	if (dev == fdev && ino == fino)
-		return 1;
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
-	return !read_line(path, file, sizeof(file)) && !stat(file, &st) &&
-		st.st_dev == fdev && st.st_ino == fino;
+	}
+	if (stack_busy(t, s, 1, why, sizeof(why), &at)) {
+		say_layer(prog, t, s, at, why, "nothing written");
+		return EBUSY;
+	}
+	if (S_ISBLK(t->st.st_mode) && t->min_bytes) {
+		uint64_t bytes;
+
+		retval = e4s_size_bytes(t->path, &bytes);
+		if (retval) {
+			com_err(prog, retval, "while finding the size of %s "
+				"%s; nothing written", t->what, t->path);
+			return retval;
+		}
+		if (bytes < t->min_bytes) {
+			fprintf(stderr, "%s: %s %s holds %" PRIu64 " bytes, "
+				"fewer than the %" PRIu64 " needed; nothing "
+				"written\n", prog, t->what, t->path, bytes,
+				t->min_bytes);
+			return ENOSPC;
+		}
+	}
+	return 0;
 }
 
 /*
- * Refuse a regular file @t (or the file behind loop device @t) that backs
- * a loop device which is mounted or held; hold idle ones O_EXCL when
- * @claim.  @self: a loop device's own number, skipped.  Returns 0 or
- * EBUSY (printed).
+ * Targets @a and @b (both existing) one file through their stacks?  1
+ * after printing the chain from one to the other.
  */
-static errcode_t check_loops(const char *prog, struct e4s_target *t,
-			     dev_t fdev, ino_t fino, dev_t self, int claim)
+static int one_file(const char *prog, const struct e4s_target *t,
+		    const struct e4s_stack *stk, int a, int b)
 {
-	struct dirent *de;
-	DIR *d = opendir("/sys/block");
-	errcode_t retval = 0;
+	char chain[2048];
+	int from = b, to = a, i;
 
-	if (!d)
-		return 0;
-	while (!retval && (de = readdir(d))) {
-		char node[300], why[512], num[32], sys[300];
-		unsigned int maj, min;
-		dev_t rdev;
-		int fd = -1;
-
-		if (strncmp(de->d_name, "loop", 4) ||
-		    !loop_backs(de->d_name, fdev, fino))
-			continue;
-		snprintf(sys, sizeof(sys), "/sys/block/%s/dev", de->d_name);
-		if (read_line(sys, num, sizeof(num)) ||
-		    sscanf(num, "%u:%u", &maj, &min) != 2)
-			continue;
-		rdev = makedev(maj, min);
-		if (rdev == self)
-			continue;
-		snprintf(node, sizeof(node), "/dev/%s", de->d_name);
-		if (device_busy(access(node, F_OK) ? NULL : node, rdev, why,
-				sizeof(why), claim ? &fd : NULL)) {
-			fprintf(stderr, "%s: %s %s backs loop device %s, "
-				"which %s; nothing written\n", prog, t->what,
-				t->path, node, why);
-			retval = EBUSY;
-		} else if (fd >= 0) {
-			if (t->nclaims < E4S_MAX_CLAIMS &&
-			    nheld < (int)(sizeof(held) / sizeof(held[0]))) {
-				t->claim_fd[t->nclaims++] = fd;
-				held[nheld].rdev = rdev;
-				held[nheld++].fd = fd;
-			} else {
-				close(fd);
-			}
-		}
+	if (same_file(&t[a].st, &t[b].st)) {
+		fprintf(stderr, "%s: %s %s is the same file as %s %s; nothing "
+			"done\n", prog, t[b].what, t[b].path, t[a].what,
+			t[a].path);
+		return 1;
 	}
-	closedir(d);
-	return retval;
-}
-
-/* A written target: mounted, held, backing a busy loop, too small? */
-static errcode_t check_in_use(const char *prog, struct e4s_target *t)
-{
-	char why[512], mtpt[4096];
-	errcode_t retval;
-	int mf = 0;
-
-	if (S_ISBLK(t->st.st_mode)) {
-		dev_t dev;
-		ino_t ino;
-		char name[64];
-
-		if (device_busy(t->path, t->st.st_rdev, why, sizeof(why),
-				NULL)) {
-			fprintf(stderr, "%s: %s %s %s; nothing written\n",
-				prog, t->what, t->path, why);
-			return EBUSY;
-		}
-		/* Another loop device over the same file, in use. */
-		snprintf(name, sizeof(name), "loop%u", minor(t->st.st_rdev));
-		if (major(t->st.st_rdev) == 7 &&
-		    !loop_backing(name, &dev, &ino)) {
-			retval = check_loops(prog, t, dev, ino,
-					     t->st.st_rdev, 0);
-			if (retval)
-				return retval;
-		}
-		if (t->min_bytes) {
-			uint64_t bytes;
-
-			retval = e4s_size_bytes(t->path, &bytes);
-			if (retval) {
-				com_err(prog, retval, "while finding the size "
-					"of %s %s; nothing written", t->what,
-					t->path);
-				return retval;
-			}
-			if (bytes < t->min_bytes) {
-				fprintf(stderr, "%s: %s %s holds %" PRIu64
-					" bytes, fewer than the %" PRIu64
-					" needed; nothing written\n", prog,
-					t->what, t->path, bytes, t->min_bytes);
-				return ENOSPC;
-			}
-		}
-		return 0;
+	/* The chain from the later name (OUTPUT, an undo file) down. */
+	i = e4s_stack_find(&stk[b], &t[a].st);
+	if (i < 0) {
+		from = a;
+		to = b;
+		i = e4s_stack_find(&stk[a], &t[b].st);
 	}
-	if (!S_ISREG(t->st.st_mode))
+	if (i < 0)
 		return 0;
-	mtpt[0] = 0;
-	if (ext2fs_check_mount_point(t->path, &mf, mtpt, sizeof(mtpt)) == 0 &&
-	    (mf & (EXT2_MF_MOUNTED | EXT2_MF_SWAP))) {
-		fprintf(stderr, "%s: %s %s is %s%s%s; nothing written\n", prog,
-			t->what, t->path, (mf & EXT2_MF_SWAP) ?
-			"in use as swap" : "mounted through a loop device",
-			mtpt[0] ? " on " : "", mtpt);
-		return EBUSY;
-	}
-	return check_loops(prog, t, t->st.st_dev, t->st.st_ino, 0, 1);
+	fprintf(stderr, "%s: %s %s is the same file as %s %s (through %s): "
+		"%s is %s; nothing done\n", prog, t[b].what, t[b].path,
+		t[a].what, t[a].path, e4s_stack_via_loop(&stk[from], i) ?
+		"a loop device" : "the block device stack",
+		e4s_stack_chain(&stk[from], i, chain, sizeof(chain)),
+		role(&t[to]));
+	return 1;
 }
 
 int e4s_usage_error(errcode_t err)
@@ -470,46 +534,29 @@ int e4s_usage_error(errcode_t err)
 	return err == EINVAL;
 }
 
-errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
+/* The rest of e4s_check_targets(), with the stacks @stk built. */
+static errcode_t check_all(const char *prog, struct e4s_target *t, int n,
+			   struct e4s_stack *stk)
 {
 	char dir[4096];
 	errcode_t retval;
 	int a, b;
 
-	for (a = 0; a < n; a++) {
-		t[a].exists = 0;
-		t[a].nclaims = 0;
-		if (!t[a].path)
-			continue;
-		if (!*t[a].path) {
-			fprintf(stderr, "%s: %s: empty name; nothing written\n",
-				prog, t[a].what);
-			return EINVAL;
-		}
-		if (stat(t[a].path, &t[a].st) == 0) {
-			t[a].exists = 1;
-		} else if (errno != ENOENT) {
-			if (!(t[a].flags & E4S_T_CREATE))
-				continue;	/* opened later: reported there */
-			retval = errno;
-			com_err(prog, retval, "while checking %s %s; nothing "
-				"written", t[a].what, t[a].path);
-			return retval;
-		}
-	}
-	/* Two names for one file. */
+	/* Two names for one file, also through the device stack. */
 	for (a = 0; a < n; a++) {
 		for (b = a + 1; b < n && t[a].path; b++) {
 			if (!t[b].path || t[a].exists != t[b].exists)
 				continue;
-			if (t[a].exists ? !same_data(&t[a].st, &t[b].st) :
-			    !same_new_file(t[a].path, t[b].path))
+			if (t[a].exists) {
+				if (one_file(prog, t, stk, a, b))
+					return EINVAL;
 				continue;
-			fprintf(stderr, "%s: %s %s is the same file as %s %s%s; "
+			}
+			if (!same_new_file(t[a].path, t[b].path))
+				continue;
+			fprintf(stderr, "%s: %s %s is the same file as %s %s; "
 				"nothing done\n", prog, t[b].what, t[b].path,
-				t[a].what, t[a].path, !t[a].exists ||
-				same_file(&t[a].st, &t[b].st) ? "" :
-				" (through a loop device)");
+				t[a].what, t[a].path);
 			return EINVAL;
 		}
 	}
@@ -569,6 +616,14 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 			}
 		}
 	}
+	/* Locks first: a holder found is named, not guessed at. */
+	for (a = 0; a < n; a++) {
+		if (!t[a].path || !t[a].exists || (t[a].flags & E4S_T_UNDO))
+			continue;
+		retval = lock_stack(prog, &t[a], &stk[a]);
+		if (retval)
+			return retval;
+	}
 	/* In use by the kernel; reads of mounted devices warn. */
 	for (a = 0; a < n; a++) {
 		if (!t[a].path || !t[a].exists)
@@ -577,13 +632,57 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 			e4s_warn_mounted(prog, t[a].path);
 			continue;
 		}
-		retval = check_in_use(prog, &t[a]);
-		if (retval) {
-			e4s_release_targets(t, n);
+		retval = check_in_use(prog, &t[a], &stk[a]);
+		if (retval)
+			return retval;
+	}
+	return 0;
+}
+
+errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
+{
+	struct e4s_stack *stk;
+	errcode_t retval;
+	int a;
+
+	for (a = 0; a < n; a++) {
+		t[a].exists = 0;
+		t[a].nclaims = 0;
+		t[a].nlocks = 0;
+	}
+	for (a = 0; a < n; a++) {
+		if (!t[a].path)
+			continue;
+		if (!*t[a].path) {
+			fprintf(stderr, "%s: %s: empty name; nothing written\n",
+				prog, t[a].what);
+			return EINVAL;
+		}
+		if (stat(t[a].path, &t[a].st) == 0) {
+			t[a].exists = 1;
+		} else if (errno != ENOENT) {
+			if (!(t[a].flags & E4S_T_CREATE))
+				continue;	/* opened later: reported there */
+			retval = errno;
+			com_err(prog, retval, "while checking %s %s; nothing "
+				"written", t[a].what, t[a].path);
 			return retval;
 		}
 	}
-	return 0;
+	stk = calloc(n > 0 ? (size_t)n : 1, sizeof(*stk));
+	if (!stk) {
+		com_err(prog, ENOMEM, "while checking what the run writes; "
+			"nothing written");
+		return ENOMEM;
+	}
+	for (a = 0; a < n; a++)
+		if (t[a].path && t[a].exists)
+			e4s_stack_build(t[a].path, &t[a].st, &stk[a]);
+	retval = check_all(prog, t, n, stk);
+	free(stk);
+	if (retval)
+		e4s_release_targets(t, n);
+	return retval;
 }
 
 void e4s_release_targets(struct e4s_target *t, int n)
@@ -600,6 +699,9 @@ void e4s_release_targets(struct e4s_target *t, int n)
 			close(t[a].claim_fd[k]);
 		}
 		t[a].nclaims = 0;
+		for (k = 0; k < t[a].nlocks; k++)
+			e4s_lock_drop(t[a].lock[k]);
+		t[a].nlocks = 0;
 	}
 }
 
@@ -627,12 +729,13 @@ int e4s_warn_mounted(const char *prog, const char *path)
 	struct e4s_target t = {
 		.what = "", .path = path, .flags = E4S_T_WRITE | E4S_T_ANY,
 	};
-	char why[512], mtpt[4096];
-	int mf = 0, busy = 0;
+	char why[1024], mtpt[4096], chain[2048], node[300];
+	struct e4s_stack *s;
+	int mf = 0, busy = 0, i;
 
 	if (stat(path, &t.st) < 0)
 		return 0;
-	why[0] = mtpt[0] = 0;
+	why[0] = mtpt[0] = chain[0] = 0;
 	if (S_ISBLK(t.st.st_mode)) {
 		busy = device_busy(path, t.st.st_rdev, why, sizeof(why), NULL);
 	} else if (S_ISREG(t.st.st_mode) &&
@@ -643,18 +746,44 @@ int e4s_warn_mounted(const char *prog, const char *path)
 			 "device%s%s", mtpt[0] ? " on " : "", mtpt);
 		busy = 1;
 	}
+	s = busy ? NULL : malloc(sizeof(*s));
+	if (s) {
+		/* A layer under it or over it that is in use. */
+		e4s_stack_build(path, &t.st, s);
+		for (i = 1; i < s->n && !busy; i++) {
+			const struct e4s_layer *l = &s->l[i];
+			const char *nd;
+
+			if (!l->blk || held_by_us(l->rdev))
+				continue;
+			nd = e4s_stack_node(l->rdev, node, sizeof(node));
+			busy = device_used(nd, l->rdev, !l->via_part, why,
+					   sizeof(why)) ||
+				(nd && !l->via_part &&
+				 device_excl_busy(nd, l->rdev, why,
+						  sizeof(why), NULL));
+			if (busy)
+				e4s_stack_chain(s, i, chain, sizeof(chain));
+		}
+		free(s);
+	}
 	if (!busy)
 		return 0;
-	for (unsigned int i = 0; i < nwarned; i++)
-		if (warned[i].dev == t.st.st_dev && warned[i].ino == t.st.st_ino)
+	for (unsigned int k = 0; k < nwarned; k++)
+		if (warned[k].dev == t.st.st_dev && warned[k].ino == t.st.st_ino)
 			return 1;
 	if (nwarned < sizeof(warned) / sizeof(warned[0])) {
 		warned[nwarned].dev = t.st.st_dev;
 		warned[nwarned++].ino = t.st.st_ino;
 	}
-	fprintf(stderr, "%s: warning: %s %s: it may change while it is read, "
-		"so what is shown may be inconsistent (as e2fsck -n warns)\n",
-		prog, path, why);
+	if (chain[0])
+		fprintf(stderr, "%s: warning: %s %s: it may change while it "
+			"is read, so what is shown may be inconsistent (as "
+			"e2fsck -n warns)\n", prog, chain, why);
+	else
+		fprintf(stderr, "%s: warning: %s %s: it may change while it "
+			"is read, so what is shown may be inconsistent (as "
+			"e2fsck -n warns)\n", prog, path, why);
 	return 1;
 }
 

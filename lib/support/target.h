@@ -29,6 +29,7 @@
 #define E4S_T_ANY	0x20	/* an input of any type: no type check */
 
 #define E4S_MAX_CLAIMS	8
+#define E4S_MAX_LOCKS	16
 
 /*
  * A file or device named on the command line.  The caller fills @what (the
@@ -47,6 +48,8 @@ struct e4s_target {
 	int		exists;
 	int		nclaims;	/* loop devices held O_EXCL */
 	int		claim_fd[E4S_MAX_CLAIMS];
+	int		nlocks;		/* flock()s held (lock.c handles) */
+	int		lock[E4S_MAX_LOCKS];
 };
 
 /*
@@ -65,18 +68,34 @@ struct e4s_target {
  *    dm/md device (sysfs holders), with a mounted partition, or that an
  *    O_EXCL open finds busy (a mounted fs's external journal, a mount):
  *    EBUSY; one smaller than @min_bytes: ENOSPC;
- *  - an E4S_T_WRITE regular file that is loop-mounted, or that backs a loop
- *    device (LOOP_GET_STATUS64 device+inode, else
- *    /sys/block/loopN/loop/backing_file) which is mounted or held: EBUSY.
- *    Each idle loop device backed by it is opened O_EXCL and held until
- *    e4s_release_targets(), so nothing can mount it during the run.
+ *  - an E4S_T_WRITE regular file that is loop-mounted or used as swap:
+ *    EBUSY;
+ *  - the whole stack (stack.c): every layer a target sits on (a loop
+ *    device's backing file or device, a partition's disk, a dm/md
+ *    device's slaves, to the end) and every layer on any of those (loop
+ *    devices over them, holders, partitions: overlapping ones only for a
+ *    disk reached from one of its partitions).  Two targets one of which
+ *    is a layer of the other are one file: EINVAL.  An E4S_T_WRITE target
+ *    with a layer that is mounted, swap, held by dm/md or that an O_EXCL
+ *    open finds busy: EBUSY.  The message names the chain ("OUTPUT
+ *    /dev/loop5: /dev/loop5 -> /dev/loop4 is mounted on /mnt").  Each
+ *    idle whole loop device of the stack (not the target, not a
+ *    partition) is opened O_EXCL and held until e4s_release_targets(), so
+ *    nothing can mount it during the run;
+ *  - advisory locks (lock.c): every existing target but an undo file is
+ *    flock()ed, LOCK_EX if E4S_T_WRITE (with the layers of its stack),
+ *    else LOCK_SH (with the layers it sits on), non-blocking; one held by
+ *    another process (another e4tools run, an e4debug session, flock(1))
+ *    is refused, naming the holder when /proc/locks does: EBUSY.  The
+ *    locks are held until e4s_release_targets().
  * A target without E4S_T_WRITE that is mounted only gets a warning (the
  * result may be inconsistent, as e2fsck -n says).  Returns 0 or the error;
  * e4s_usage_error() tells which errors are the command line's fault.
  */
 errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n);
 
-/* e4s_release_targets() - close the loop-device claims of @t[0..@n). */
+/* e4s_release_targets() - close the loop-device claims and drop the
+ * locks of @t[0..@n); safe to call twice. */
 void e4s_release_targets(struct e4s_target *t, int n);
 
 /* e4s_usage_error() - nonzero if @err from e4s_check_targets() is a
@@ -103,6 +122,37 @@ int e4s_warn_mounted(const char *prog, const char *path);
  * (st_size, or lseek(SEEK_END) on the device).  Returns 0 or an errno.
  */
 errcode_t e4s_size_bytes(const char *path, uint64_t *bytes);
+
+/* ---- advisory locks (lock.c) ---- */
+
+/*
+ * e4s_lock_take() - flock(2) @path LOCK_EX if @excl, else LOCK_SH, with
+ * LOCK_NB, through a descriptor kept until e4s_lock_drop().  A file this
+ * process locked already is counted again (a shared lock is made
+ * exclusive when @excl).  Returns a handle >= 0; -1 when another process
+ * holds a conflicting lock (@why says who: "e4debug (pid 123) holds it
+ * for writing"); -2 when @path cannot be opened or locked here (nothing
+ * to refuse: the real open reports it).
+ */
+int e4s_lock_take(const char *path, int excl, char *why, size_t len);
+
+/* e4s_lock_drop() - drop one count of handle @h (-1 and -2 are ignored);
+ * the last one releases the lock. */
+void e4s_lock_drop(int h);
+
+/*
+ * e4s_lock_holder() - another process holding a flock() on the inode
+ * @st (/proc/locks, /proc/PID/comm) into @buf ("e4replay (pid 123)
+ * holds it for writing"); 1 if found, else 0.
+ */
+int e4s_lock_holder(const struct stat *st, char *buf, size_t len);
+
+/*
+ * e4s_opener() - another process with block device @st (by number) or
+ * file @st (by device and inode) open, from /proc/PID/fd, into @buf
+ * ("e4debug (pid 123) has it open"); 1 if found, else 0.
+ */
+int e4s_opener(const struct stat *st, char *buf, size_t len);
 
 /* ---- outputs built under a temporary name (target.c) ---- */
 

@@ -2,9 +2,11 @@
  * test_target.c --- unit tests of lib/support/target.c: outputs built
  * under a temporary name (commit replaces, abort leaves the old bytes and
  * no stray file), undo files kept on failed and no-op runs, and the name
- * checks (same file, wrong type, not an e2undo file, uncreatable).  The
- * mount and loop-device checks need root and loop devices: image tests
- * s_* cover them.
+ * checks (same file, wrong type, not an e2undo file, uncreatable), the
+ * advisory locks (counted within the process, a shared lock made
+ * exclusive, another process's lock refused and its holder named), the
+ * stack of a plain file.  The mount and loop-device checks need root and
+ * loop devices: image tests s_* cover them.
  */
 #include "unit.h"
 
@@ -12,8 +14,11 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include "stack.h"
 #include "target.h"
 
 static char dir[64];
@@ -256,6 +261,78 @@ static void test_size(void **state)
 	assert_int_equal(e4s_size_bytes(p, &bytes), ENOENT);
 }
 
+static void test_locks(void **state)
+{
+	char p[128], why[256];
+	int h1, h2, pfd[2];
+	pid_t child;
+	char c;
+
+	(void)state;
+	path_of(p, sizeof(p), "l.img");
+	put(p, "x", 1);
+	/* One process: counted, a reader's lock made a writer's. */
+	h1 = e4s_lock_take(p, 0, why, sizeof(why));
+	assert_true(h1 >= 0);
+	h2 = e4s_lock_take(p, 1, why, sizeof(why));
+	assert_int_equal(h1, h2);
+	e4s_lock_drop(h2);
+	e4s_lock_drop(h1);
+	assert_int_equal(e4s_lock_take(dir, 1, why, sizeof(why)), -2);
+	/* Another process holds it exclusively: refused, holder named. */
+	assert_int_equal(pipe(pfd), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		int fd = open(p, O_RDONLY);
+
+		close(pfd[0]);
+		if (fd < 0 || flock(fd, LOCK_EX))
+			_exit(1);
+		if (write(pfd[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(pfd[1]);
+	assert_int_equal(read(pfd[0], &c, 1), 1);
+	assert_int_equal(e4s_lock_take(p, 0, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "holds it for writing"));
+	assert_non_null(strstr(why, "(pid "));
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(pfd[0]);
+	/* Released with the holder: ours now. */
+	h1 = e4s_lock_take(p, 1, why, sizeof(why));
+	assert_true(h1 >= 0);
+	e4s_lock_drop(h1);
+	unlink(p);
+}
+
+static void test_stack_file(void **state)
+{
+	struct e4s_stack s;
+	struct stat st, other;
+	char p[128], q[128], chain[256];
+
+	(void)state;
+	path_of(p, sizeof(p), "st.img");
+	path_of(q, sizeof(q), "st2.img");
+	put(p, "x", 1);
+	put(q, "y", 1);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(stat(q, &other), 0);
+	/* A file no loop device is over: one layer, itself. */
+	e4s_stack_build(p, &st, &s);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(e4s_stack_find(&s, &st), 0);
+	assert_int_equal(e4s_stack_find(&s, &other), -1);
+	assert_string_equal(e4s_stack_chain(&s, 0, chain, sizeof(chain)), p);
+	assert_int_equal(e4s_stack_via_loop(&s, 0), 0);
+	unlink(p);
+	unlink(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +340,8 @@ int main(void)
 		cmocka_unit_test(test_undo_kept),
 		cmocka_unit_test(test_check_names),
 		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_locks),
+		cmocka_unit_test(test_stack_file),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
