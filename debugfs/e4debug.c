@@ -64,14 +64,15 @@ int e4debug_parse(struct e4debug *st, int argc, char **argv,
 {
 	int first;
 
+	/* @r is filled on every return, -h's too */
+	e4s_req_init(r);
+	r->device = st->device;
+	r->journal_dev = st->journal_dev;
 	if (argc == 2 && (!strcmp(argv[1], "-h") ||
 			  !strcmp(argv[1], "--help"))) {
 		printf("Usage: %s %s\n", argv[0], usage);
 		return -1;	/* asked for: not an error */
 	}
-	e4s_req_init(r);
-	r->device = st->device;
-	r->journal_dev = st->journal_dev;
 	first = e4s_getopt(argv[0], argc, argv, accept, r);
 	if (first >= 0 && argc - first >= min_ops &&
 	    (max_ops < 0 || argc - first <= max_ops))

@@ -46,8 +46,8 @@ int e4debug_check_fs_rw(struct e4debug *st, const char *cmd);
 
 /*
  * e4debug.c: parse a command's @argv (its options by e4s_getopt(), those
- * listed in @accept) into @r, with r->device and r->journal_dev those of
- * the open fs; between @min_ops and @max_ops operands (-1: any number).
+ * listed in @accept) into @r (all of it, e4s_req_init() first, on every
+ * return), with r->device and r->journal_dev those of the open fs; between @min_ops and @max_ops operands (-1: any number).
  * Returns the index of the first operand, or -1 after printing why (the
  * value's error, or "Usage: CMD @usage") and setting st->exit_status.
  */

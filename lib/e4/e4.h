@@ -380,7 +380,9 @@ struct e4_memimg {
 
 extern io_manager e4_mem_io_manager;
 
-/* e4_memimg_init() - set up @m over @size bytes of @base.  Returns 0 or
+/* e4_memimg_init() - set up @m over @size bytes of @base.  Fills all of
+ * @m (->on_write NULL: set it after this call), on EXT2_ET_NO_MEMORY too
+ * (no pages: e4_memimg_free() is a no-op).  Returns 0 or
  * EXT2_ET_NO_MEMORY. */
 errcode_t e4_memimg_init(struct e4_memimg *m, const void *base,
 			 uint64_t size);
@@ -1067,8 +1069,13 @@ void e4_state_free(struct e4_state *st);
  * to mount (a failed commit, a bad tag checksum): call
  * e4_plan_mount_refused() on the plan first to follow the kernel, as
  * e4replay does.
- * Returns 0, @scan->fail (nothing written), E4_ERR_FAST_COMMIT (nothing
- * written) or what e4_plan_replay() returns.
+ * Fills all of @res on every return: the counts of e4_plan_replay(), or
+ * on E4_ERR_READ_ONLY, E4_ERR_FAST_COMMIT and a failed e4_plan_build()
+ * those of e4_plan_result() with no plan (new_sequence and corrupt, the
+ * rest zero).
+ * Returns 0, E4_ERR_READ_ONLY (nothing written), @scan->fail (nothing
+ * written), E4_ERR_FAST_COMMIT (nothing written) or what e4_plan_replay()
+ * returns.
  */
 errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 			    struct e4_replay_result *res);
@@ -1100,7 +1107,8 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
  * the replayed superblock when its layout fields are unchanged (else
  * res->sb_layout_changed).  Nothing is left dirty in memory.
  * fs->group_desc in memory is stale afterwards: reopen the fs or
- * e4_fs_reload() it to go on using it.  @res gets the plan's counts
+ * e4_fs_reload() it to go on using it.  Fills all of @res on every
+ * return, E4_ERR_READ_ONLY's too: the plan's counts (e4_plan_result())
  * and the io counts.
  * Returns 0, E4_ERR_READ_ONLY or the scan's fail code (nothing written),
  * io errors or EXT2_ET_NO_MEMORY.
@@ -1800,6 +1808,7 @@ struct e4_itable_result {
  * (fs/ext4/ialloc.c): 0 when INODE_UNINIT is set, else
  * DIV_ROUND_UP(inodes_per_group - bg_itable_unused, inodes_per_block)
  * fs blocks (capped at the table length); the kernel zeroes the rest.
+ * Fills all of @ig (zeroed when @g is out of range).
  * Returns 0 or EXT2_ET_INVALID_ARGUMENT when @g is out of range.
  */
 errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
@@ -1863,7 +1872,10 @@ errcode_t e4_itable_unzero(ext2_filsys fs, const unsigned char *sel,
  * that wraps, so a group descriptor with the table at ~0 (or past the fs
  * end) passes and the inode is copied from an inode-cache buffer that was
  * never read (found by fuzz_image and fuzz_unwritten under valgrind).
- * Here the group's inode table must lie inside the fs.
+ * Here the group's inode table must lie inside the fs.  All @bufsize
+ * bytes of @inode are zeroed first: E4_ERR_BAD_INODE_NUMBER and
+ * E4_ERR_BAD_GROUP_DESC leave them zero, ext2fs_read_inode_full() what it
+ * read (the inode itself with EXT2_ET_INODE_CSUM_INVALID).
  * Returns 0, E4_ERR_BAD_INODE_NUMBER, E4_ERR_BAD_GROUP_DESC, or the errors
  * of ext2fs_read_inode_full().
  */

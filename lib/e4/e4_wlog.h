@@ -128,7 +128,8 @@ errcode_t e4_wlog_check_device(e4_wlog_t log, uint64_t dev_bytes,
  * system (s_blocks_count << block size) that fits in @dev_bytes.
  * Returns 0, E4_ERR_WLOG_OTHER_FS (another UUID) or
  * E4_ERR_WLOG_PAST_DEVICE (a larger fs), with *@bad_entry the entry and
- * *@found (if not NULL) the superblock it writes; or io errors.
+ * *@found (if not NULL) the superblock it writes; or io errors.  All of
+ * *@found is zeroed on every other return (*@bad_entry is left alone).
  */
 errcode_t e4_wlog_check_fs(e4_wlog_t log, const struct ext2_super_block *base,
 			   uint64_t dev_bytes, uint64_t *bad_entry,

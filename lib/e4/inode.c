@@ -23,6 +23,8 @@ errcode_t e4_read_inode(ext2_filsys fs, ext2_ino_t ino,
 	dgrp_t group;
 
 	e4_error_tables_init();
+	if (bufsize > 0)	/* the checks' errors leave it zeroed */
+		memset(inode, 0, bufsize);
 	if (ino == 0 || ino > fs->super->s_inodes_count ||
 	    !fs->super->s_inodes_per_group)
 		return E4_ERR_BAD_INODE_NUMBER;
@@ -76,7 +78,7 @@ static int path_cb(ext2_ino_t dir, int entry, struct ext2_dir_entry *dirent,
 {
 	struct path_walk *pw = priv;
 	int len = ext2fs_dirent_name_len(dirent);
-	struct e4_path_req key, *r;
+	struct e4_path_req key = { 0 }, *r;
 	char *dname = NULL;
 
 	(void)dir;

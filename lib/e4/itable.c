@@ -60,9 +60,9 @@ errcode_t e4_itable_group(ext2_filsys fs, dgrp_t g,
 	blk64_t end;
 
 	e4_error_tables_init();
+	memset(ig, 0, sizeof(*ig));	/* zeroed on the error too */
 	if (g >= fs->group_desc_count)
 		return EXT2_ET_INVALID_ARGUMENT;
-	memset(ig, 0, sizeof(*ig));
 	ig->group = g;
 	ig->flags = ext2fs_bg_flags(fs, g);
 	ig->itable_unused = ext2fs_bg_itable_unused(fs, g);

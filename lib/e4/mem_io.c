@@ -56,6 +56,8 @@ errcode_t e4_memimg_init(struct e4_memimg *m, const void *base,
 	if (!m->pages || !m->dirty) {
 		free(m->pages);
 		free(m->dirty);
+		m->pages = NULL;	/* e4_memimg_free() is still safe */
+		m->dirty = NULL;
 		return EXT2_ET_NO_MEMORY;
 	}
 	snprintf(m->name, sizeof(m->name), "e4mem:%p", (void *)m);

@@ -386,18 +386,16 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	errcode_t retval;
 
 	e4_error_tables_init();
+	/* @res is filled on every return, the refusals' too */
+	e4_plan_result(scan, NULL, res);
 	if (!(j->flags & E4_JOURNAL_RW) || !(j->fs->flags & EXT2_FLAG_RW))
 		return E4_ERR_READ_ONLY;
-	if (!scan->fail && scan->fc && scan->fc->nreplay) {
-		/* The log reset would drop fast commits the kernel replays. */
-		e4_plan_result(scan, NULL, res);
+	/* The log reset would drop fast commits the kernel replays. */
+	if (!scan->fail && scan->fc && scan->fc->nreplay)
 		return E4_ERR_FAST_COMMIT;
-	}
 	retval = e4_plan_build(j, scan, &p);
 	if (!retval)
 		retval = e4_plan_replay(p, res);
-	else
-		e4_plan_result(scan, NULL, res);
 	e4_plan_free(p);
 	return retval;
 }

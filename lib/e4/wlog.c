@@ -253,6 +253,8 @@ errcode_t e4_wlog_check_fs(e4_wlog_t log, const struct ext2_super_block *base,
 	errcode_t retval;
 
 	e4_error_tables_init();
+	if (found)	/* zeroed unless an entry is refused */
+		memset(found, 0, sizeof(*found));
 	for (i = 0; i < log->nr_entries; i++) {
 		const struct e4_wlog_entry *e = &log->ents[i];
 

@@ -149,7 +149,8 @@ enum e4s_optid {
 /*
  * e4s_getopt() - parse @argv from its start (getopt_long, options may
  * follow operands as GNU getopt permutes them) into @r, taking only the
- * options whose ids are listed in @accept (ended by 0).  Values are read
+ * options whose ids are listed in @accept (ended by 0).  Sets only what
+ * the options given say: the caller fills @r first (e4s_req_init()).  Values are read
  * by lib/support/parse.c; messages start with @prog (getopt's own too:
  * argv[0] reads @prog while parsing).  Returns the index of the first
  * operand, E4S_GETOPT_USAGE, E4S_GETOPT_BAD, E4S_GETOPT_HELP or
@@ -170,7 +171,8 @@ void e4s_print_version(const char *prog);
  * prints @usage (a printf format taking @prog as every %1$s) on stdout and
  * exits 0, -V prints the version and exits 0, an unknown option prints
  * @usage on stderr and exits @usage_status, a bad value exits
- * @usage_status.  Returns the index of the first operand.
+ * @usage_status.  @r as e4s_getopt()'s (e4s_req_init() first).  Returns
+ * the index of the first operand.
  */
 int e4s_std_getopt(const char *prog, int argc, char **argv,
 		   const int *accept, struct e4s_req *r, const char *usage,

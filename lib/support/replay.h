@@ -161,7 +161,11 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
  * left by mke2fs -E lazy_journal_init=1 replays as live), naming the tid
  * and the --upto that stops before it.  @fs NULL (a journal file with no
  * fs) or a bare external journal device is refused: nothing to replay
- * into.  Fills @run (run->rc, run->refused, run->plan, run->time_back).
+ * into.  Fills all of @run but run->old, which the caller may set before
+ * (NULL or the older transactions to list): run->scan = @scan, ->rc,
+ * ->refused, ->kernel_refused, ->plan, ->time_back, ->needs_recovery,
+ * ->fcst and ->fc_dropped (e4s_fc_prepare()), the rest zero for
+ * e4s_replay_run().
  */
 void e4s_replay_decide(const char *prog, const struct e4s_req *r,
 		       ext2_filsys fs, const struct e4_plan *plan,

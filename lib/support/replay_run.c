@@ -697,13 +697,16 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		       ext2_filsys fs, const struct e4_plan *plan,
 		       struct e4_jscan *s, struct e4s_replay *run)
 {
+	const struct e4_jscan_old *old = run->old;
 	struct e4_mount_refusal mr;
 	int fc_rc;
 
+	/* All of @run but the caller's ->old (logdump -O) */
+	memset(run, 0, sizeof(*run));
+	run->old = old;
 	run->scan = s;
 	run->needs_recovery = e4s_needs_recovery(fs);
 	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
-	run->plan = 0;
 	run->time_back = time_back(s);
 	if (!fs) {
 		/* A journal file alone (logdump -f): nothing to replay

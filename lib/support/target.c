@@ -540,7 +540,7 @@ static errcode_t check_all(const char *prog, struct e4s_target *t, int n,
 {
 	char dir[4096];
 	errcode_t retval;
-	int a, b;
+	int a, b, k;
 
 	/* Two names for one file, also through the device stack. */
 	for (a = 0; a < n; a++) {
@@ -645,10 +645,17 @@ errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n)
 	errcode_t retval;
 	int a;
 
+	/* What is filled here, for every target before the first refusal
+	 * (e4s_release_targets() may follow any return). */
 	for (a = 0; a < n; a++) {
+		int k;
+
+		memset(&t[a].st, 0, sizeof(t[a].st));
 		t[a].exists = 0;
 		t[a].nclaims = 0;
 		t[a].nlocks = 0;
+		for (k = 0; k < E4S_MAX_CLAIMS; k++)
+			t[a].claim_fd[k] = -1;
 	}
 	for (a = 0; a < n; a++) {
 		if (!t[a].path)

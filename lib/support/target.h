@@ -35,7 +35,8 @@
  * A file or device named on the command line.  The caller fills @what (the
  * name used in messages: "IMAGE", "OUTPUT", "--journal-output",
  * "JOURNAL_DEV", "undo file"), @path (NULL: not given, skipped), @flags and
- * @min_bytes; e4s_check_targets() fills the rest.
+ * @min_bytes; e4s_check_targets() fills the rest, of all @n targets on
+ * every return (@st zero unless @exists, @claim_fd -1 past @nclaims).
  */
 struct e4s_target {
 	const char	*what;
@@ -89,8 +90,10 @@ struct e4s_target {
  *    is refused, naming the holder when /proc/locks does: EBUSY.  The
  *    locks are held until e4s_release_targets().
  * A target without E4S_T_WRITE that is mounted only gets a warning (the
- * result may be inconsistent, as e2fsck -n says).  Returns 0 or the error;
- * e4s_usage_error() tells which errors are the command line's fault.
+ * result may be inconsistent, as e2fsck -n says).  Fills @st, @exists,
+ * @nclaims and @claim_fd of every target first, so e4s_release_targets()
+ * is safe after any return.  Returns 0 or the error; e4s_usage_error()
+ * tells which errors are the command line's fault.
  */
 errcode_t e4s_check_targets(const char *prog, struct e4s_target *t, int n);
 
@@ -173,8 +176,9 @@ struct e4s_output {
  * e4s_output_begin() - start output @path: a block device is opened
  * O_RDWR|O_EXCL; otherwise a new empty file is created under a temporary
  * name in @path's directory (".NAME.e4tmp-XXXXXX") and left open in
- * @out->fd.  An existing @path is not touched.  Prints one line naming
- * @what and @path on failure; returns 0 or an errno.
+ * @out->fd.  An existing @path is not touched.  Fills all of @out, on
+ * failure too (@fd -1, @tmp NULL: e4s_output_abort() is a no-op).  Prints
+ * one line naming @what and @path on failure; returns 0 or an errno.
  */
 errcode_t e4s_output_begin(const char *prog, const char *what,
 			   const char *path, struct e4s_output *out);
