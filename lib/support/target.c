@@ -540,7 +540,7 @@ static errcode_t check_all(const char *prog, struct e4s_target *t, int n,
 {
 	char dir[4096];
 	errcode_t retval;
-	int a, b, k;
+	int a, b;
 
 	/* Two names for one file, also through the device stack. */
 	for (a = 0; a < n; a++) {
