@@ -951,28 +951,22 @@ static int orphan_run(const char *prog, const struct e4s_req *o,
 	uint32_t now = (uint32_t)time(NULL);
 	errcode_t retval;
 
-	if (o->dry_run) {
+	if (o->dry_run)
 		retval = e4_orphan_preview(fs, plan, run->fcst, now,
 					   &run->orph);
-		if (sb_unusable(retval)) {
-			com_err(prog, retval, "after replaying the journal of "
-				"%s: no orphan cleanup would be done (e2fsck -f "
-				"checks what the replay would write)",
-				o->target ? o->target : o->device);
-			return 0;
-		}
-	} else {
+	else
 		retval = e4_fs_reload(fs);
-		if (sb_unusable(retval)) {
-			/* The replay wrote a superblock this open cannot
-			 * follow; the kernel's mount, reading it next, fails
-			 * there too: no orphan cleanup on it. */
-			com_err(prog, retval, "after replaying the journal of "
-				"%s: no orphan cleanup done (e2fsck -f checks "
-				"what the replay wrote)",
-				o->target ? o->target : o->device);
-			return 0;
-		}
+	if (sb_unusable(retval)) {
+		/* The replay wrote a superblock this open cannot follow;
+		 * the kernel's mount, reading it next, fails there too: no
+		 * orphan cleanup on it. */
+		com_err(prog, retval, "after replaying the journal of %s: no "
+			"orphan cleanup %s (e2fsck -f checks what the replay "
+			"wrote)", o->target ? o->target : o->device,
+			o->dry_run ? "would be done" : "done");
+		return 0;
+	}
+	if (!o->dry_run) {
 		if (!retval)
 			retval = e4_orphan_cleanup(fs, now, &run->orph);
 		fs->flags &= ~EXT2_FLAG_SUPER_ONLY;

@@ -44,8 +44,7 @@ struct loops {
 	struct loop_ent	e[256];
 };
 
-/* The first line of @path into @buf without its newline; 0 or -1. */
-static int line_of(const char *path, char *buf, size_t len)
+int e4s_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	char *nl;
@@ -69,7 +68,7 @@ static int dev_of(const char *path, dev_t *rdev)
 	unsigned int maj, min;
 	char num[32];
 
-	if (line_of(path, num, sizeof(num)) ||
+	if (e4s_read_line(path, num, sizeof(num)) ||
 	    sscanf(num, "%u:%u", &maj, &min) != 2)
 		return -1;
 	*rdev = makedev(maj, min);
@@ -100,7 +99,7 @@ static void scan_loops(struct loops *lt)
 			continue;
 		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
 			 de->d_name);
-		if (line_of(p, e->backing, sizeof(e->backing)))
+		if (e4s_read_line(p, e->backing, sizeof(e->backing)))
 			continue;	/* not bound */
 		if (!stat(e->backing, &st)) {
 			/* sysfs and stat() tell it; no open of a device
@@ -217,11 +216,11 @@ static int part_range(dev_t rdev, unsigned long long *start,
 
 	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/start", major(rdev),
 		 minor(rdev));
-	if (line_of(p, v, sizeof(v)) || sscanf(v, "%llu", start) != 1)
+	if (e4s_read_line(p, v, sizeof(v)) || sscanf(v, "%llu", start) != 1)
 		return -1;
 	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/size", major(rdev),
 		 minor(rdev));
-	if (line_of(p, v, sizeof(v)) || sscanf(v, "%llu", size) != 1)
+	if (e4s_read_line(p, v, sizeof(v)) || sscanf(v, "%llu", size) != 1)
 		return -1;
 	return 0;
 }

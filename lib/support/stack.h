@@ -84,4 +84,11 @@ int e4s_stack_via_loop(const struct e4s_stack *s, int i);
  */
 char *e4s_stack_node(dev_t rdev, char *buf, size_t len);
 
+/*
+ * e4s_read_line() - the first line of @path (a sysfs attribute, a
+ * /proc file) into @buf of @len bytes, without its newline.  Returns 0,
+ * or -1 when it cannot be opened or read.
+ */
+int e4s_read_line(const char *path, char *buf, size_t len);
+
 #endif

@@ -73,25 +73,6 @@ static int same_new_file(const char *a, const char *b)
 
 /* ---- in use by the kernel ---- */
 
-/* Read the first line of sysfs file @path into @buf; 0 or -1. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char *nl;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = 0;
-	return 0;
-}
-
 /*
  * Is block device @rdev mounted by number (a mount through another node
  * name, or from another mount namespace's view of /dev)?  The mount point
@@ -216,7 +197,7 @@ static int device_used(const char *node, dev_t rdev, int parts, char *why,
 		if (access(p, F_OK))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/dev", sys, de->d_name);
-		if (read_line(p, num, sizeof(num)) ||
+		if (e4s_read_line(p, num, sizeof(num)) ||
 		    sscanf(num, "%u:%u", &maj, &min) != 2)
 			continue;
 		if (mounted_by_number(makedev(maj, min), buf, sizeof(buf)) ||
