@@ -291,6 +291,25 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       o->dry_run ? "cleared" : "cleared in the journal");
 }
 
+/* "mount": what the kernel's mount does (e4_mount_decide()). */
+static void json_mount(struct e4s_json *js, const struct e4_mount_decision *d)
+{
+	e4s_json_obj_begin(js, "mount");
+	e4s_json_str(js, "decision", e4_mount_action_name(d->action));
+	e4s_json_str(js, "reason", d->reason);
+	if (d->why)
+		e4s_json_str(js, "error", error_message(d->why));
+	if (d->action == E4_MOUNT_REFUSE || d->action == E4_MOUNT_REPLAY_REFUSE ||
+	    d->action == E4_MOUNT_DISCARD_REFUSE)
+		e4s_json_u64(js, "tid", d->tid);
+	if (d->fsblk)
+		e4s_json_u64(js, "fsblk", d->fsblk);
+	e4s_json_u64(js, "transactions", d->ntrans);
+	e4s_json_bool(js, "errno_carried", d->errno_carry);
+	e4s_json_bool(js, "fast_commits", d->fc_replay);
+	e4s_json_obj_end(js);
+}
+
 static void print_json(const struct e4s_req *o, e4_journal_t j,
 		       const struct e4s_replay *run, int rc)
 {
@@ -316,6 +335,8 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_i64(&js, "errno", run->jerrno);
 	e4s_json_bool(&js, "needs_recovery", run->needs_recovery);
 	e4s_json_obj_end(&js);
+	if (run->decided)
+		json_mount(&js, &run->decision);
 	e4s_json_arr_begin(&js, "transactions");
 	for (i = 0; i < s->ntrans; i++) {
 		const struct e4_jtrans *t = &s->trans[i];
@@ -708,6 +729,9 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	run->needs_recovery = e4s_needs_recovery(fs);
 	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
 	run->time_back = time_back(s);
+	run->decided = fs && !e4_mount_decide(fs, 0, plan, o->ignore_fc ?
+					      E4_DECIDE_IGNORE_FC : 0,
+					      &run->decision);
 	if (!fs) {
 		/* A journal file alone (logdump -f): nothing to replay
 		 * into, nothing that says needs_recovery. */
@@ -729,8 +753,10 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
 		run->rc = E4R_EXIT_USAGE;
-	} else if ((e4_plan_mount_refused(plan, &mr), mr.err) &&
+	} else if ((run->decision.action == E4_MOUNT_REPLAY_REFUSE ||
+		    run->decision.action == E4_MOUNT_DISCARD_REFUSE) &&
 		   !o->replay_anyway) {
+		e4_plan_mount_refused(plan, &mr);
 		refused_mount(prog, o, s, &mr);
 		run->kernel_refused = 2;
 		run->refused = mr.wiped ? "needs_recovery is clear: the "
@@ -743,7 +769,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if ((fc_rc = e4s_fc_prepare(prog, o, fs, plan, run))) {
 		/* -n reports the refusal the real run makes. */
 		run->rc |= fc_rc;
-	} else if (s->start_jblk && !run->needs_recovery &&
+	} else if (run->decision.action == E4_MOUNT_DISCARD &&
 		   !o->replay_anyway) {
 		/*
 		 * A log without needs_recovery: the kernel does not replay
@@ -765,6 +791,23 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	}
 	if (run->time_back && !(run->rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 		warn_time_back(prog, o, s, run->time_back, !run->plan);
+}
+
+int e4s_journal_open_failed(const char *prog, ext2_filsys fs,
+			    errcode_t retval, const char *device)
+{
+	struct e4_mount_decision d;
+
+	if (!e4_mount_decide(fs, retval, NULL, 0, &d) &&
+	    d.action == E4_MOUNT_REFUSE) {
+		com_err(prog, retval, "in the journal of %s: the kernel "
+			"refuses this journal superblock and will not mount "
+			"the fs; nothing replayed (e2fsck offers to clear "
+			"the journal, which discards its log)", device);
+		return E4R_EXIT_REFUSES;
+	}
+	com_err(prog, retval, "while opening the journal of %s", device);
+	return E4R_EXIT_ERROR;
 }
 
 void e4s_replay_say_interrupted(const char *prog, const char *device)
