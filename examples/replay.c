@@ -10,8 +10,9 @@
  * Exit status (as e4replay's): 0 nothing to replay, 1 replayed (or the
  * journal's errno carried into the fs), 4 journal corruption met and
  * handled as the kernel does (a log without needs_recovery: left, as the
- * kernel discards it), 8 operational error, 44 a journal the kernel
- * refuses (nothing written).
+ * kernel discards it), 8 operational error, 37 a journal the kernel
+ * replays and then refuses to mount (its writes made, the journal kept),
+ * 44 a journal the kernel refuses (nothing written).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later.
  */
@@ -77,9 +78,11 @@ int main(int argc, char **argv)
 	    d->action == E4_MOUNT_REPLAY_REFUSE ||
 	    d->action == E4_MOUNT_DISCARD_REFUSE) {
 		com_err(argv[0], d->why, "in the journal of %s at tid %"
-			PRIu32 ": %s; nothing written", argv[1], d->tid,
-			d->reason);
-		status = 44;
+			PRIu32 ": %s; %s", argv[1], d->tid, d->reason,
+			res.journal_kept ? "written as the kernel writes it, "
+			"the journal kept" : "nothing written");
+		/* as e4replay: 1 + 4 + 32 after the kernel's writes */
+		status = res.journal_kept ? 37 : 44;
 		goto out;
 	}
 	if (err) {

@@ -1116,6 +1116,25 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_plan_replay(const struct e4_plan *plan,
 			 struct e4_replay_result *res);
 
+/*
+ * e4_plan_replay_refused() - what the kernel writes for a journal it
+ * replays and then refuses to mount (e4_mount_decide():
+ * E4_MOUNT_REPLAY_REFUSE; fs/jbd2/recovery.c PASS_REPLAY, then
+ * jbd2_journal_load() fails before journal_reset(), Linux 6.18): step 1
+ * of e4_plan_replay() alone -- each of plan->final written once (a copy
+ * failing its tag checksum is not in it: the block keeps the copy before
+ * it, as PASS_REPLAY's skip leaves it; with a failed commit the plan ends
+ * before that tid), flushed -- and nothing else: the journal keeps its
+ * log, needs_recovery stays set, the fs superblock is what the log wrote,
+ * no s_errno is carried, so every later mount fails the same way until
+ * e2fsck.  The tag fates must be final (e4_jscan_check_tags() before
+ * e4_plan_build()).  Fills all of @res (res->new_sequence: s_sequence,
+ * unchanged).  Returns 0, E4_ERR_READ_ONLY or the scan's fail code
+ * (nothing written), io errors or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_plan_replay_refused(const struct e4_plan *plan,
+				 struct e4_replay_result *res);
+
 struct e4_fc_state;
 
 /*
@@ -2612,6 +2631,10 @@ struct e4_mount_result {
 	int			errno_cleared;	/* the journal's s_errno
 						 * carried and cleared */
 	int			orphans_done;	/* the cleanup ran */
+	int			journal_kept;	/* REPLAY_REFUSE: the kernel's
+						 * blocks written, the
+						 * journal kept
+						 * (e4_plan_replay_refused()) */
 };
 
 /*
@@ -2624,8 +2647,11 @@ struct e4_mount_result {
  * first, so a fast-commit replay the kernel fails writes nothing),
  * carry the journal's s_errno into ERROR_FS and clear it, reset the
  * journal, run the orphan cleanup (e4_orphan_cleanup(); not with
- * E4_RECOVER_JOURNAL_ONLY), leave the MMP block clean.  A journal the
- * kernel refuses (REFUSE, REPLAY_REFUSE, DISCARD_REFUSE) is not written
+ * E4_RECOVER_JOURNAL_ONLY), leave the MMP block clean.  REPLAY_REFUSE
+ * writes what the kernel writes before it refuses the mount
+ * (e4_plan_replay_refused(): the blocks, the journal kept,
+ * res->journal_kept; with fast commits to replay nothing is written) and
+ * returns decision.why; REFUSE and DISCARD_REFUSE write nothing
  * (e4replay --replay-anyway and e2fsck write what verifies); a DISCARD
  * is left as it is.  E4_RECOVER_DRY_RUN decides and counts only.  Fills
  * all of @res on every return; free res->orphans with

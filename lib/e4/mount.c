@@ -230,8 +230,13 @@ errcode_t e4_mount_recover(e4_journal_t j, unsigned int flags,
 		goto out;
 	e4_plan_result(scan, p, &res->replay);
 	switch (res->decision.action) {
-	case E4_MOUNT_REFUSE:
 	case E4_MOUNT_REPLAY_REFUSE:
+		/* the kernel's PASS_REPLAY, then its refusal: below (not
+		 * with fast commits, which it is not modelled for) */
+		if (!scan->fc || !scan->fc->nreplay)
+			break;
+		/* fall through */
+	case E4_MOUNT_REFUSE:
 	case E4_MOUNT_DISCARD_REFUSE:
 		/* nothing written; e4replay --replay-anyway and e2fsck
 		 * write what verifies */
@@ -257,6 +262,13 @@ errcode_t e4_mount_recover(e4_journal_t j, unsigned int flags,
 	retval = e4_mmp_start(fs, 0, "e4_mount_recover", &res->mmp);
 	if (retval)
 		goto out;
+	if (res->decision.action == E4_MOUNT_REPLAY_REFUSE) {
+		retval = e4_plan_replay_refused(p, &res->replay);
+		res->journal_kept = !retval;
+		if (!retval)
+			retval = res->decision.why;
+		goto stop;
+	}
 	if (res->decision.action == E4_MOUNT_CLEAN) {
 		/* ext4_clear_journal_err() */
 		retval = e4_journal_clear_err(j, &marked);
@@ -278,8 +290,8 @@ errcode_t e4_mount_recover(e4_journal_t j, unsigned int flags,
 		retval = orphans(fs, res);
 stop:
 	r2 = e4_mmp_stop(fs, &res->mmp);
-	if (!retval)
-		retval = r2;
+	if (!retval || (res->journal_kept && retval == res->decision.why))
+		retval = r2 ? r2 : retval;
 out:
 	e4_fc_state_close(fcst);
 	e4_plan_free(p);

@@ -407,9 +407,31 @@ errcode_t e4_plan_replay(const struct e4_plan *p,
 	return e4_plan_replay_fc(p, NULL, res);
 }
 
+static errcode_t plan_replay(const struct e4_plan *p,
+			     struct e4_fc_state *fcst,
+			     struct e4_replay_result *res, int blocks_only);
+
 errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 			    struct e4_fc_state *fcst,
 			    struct e4_replay_result *res)
+{
+	return plan_replay(p, fcst, res, 0);
+}
+
+errcode_t e4_plan_replay_refused(const struct e4_plan *p,
+				 struct e4_replay_result *res)
+{
+	return plan_replay(p, NULL, res, 1);
+}
+
+/*
+ * The replay of @p: its blocks (1), then, unless @blocks_only (the
+ * kernel's PASS_REPLAY of a journal it then refuses to mount), the
+ * superblocks (2-4).
+ */
+static errcode_t plan_replay(const struct e4_plan *p,
+			     struct e4_fc_state *fcst,
+			     struct e4_replay_result *res, int blocks_only)
 {
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
@@ -474,6 +496,15 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 		retval = e4_fc_state_write(fcst, fs->io);
 	if (retval)
 		goto out;
+	if (blocks_only) {
+		/* jbd2_journal_load() fails after jbd2_journal_recover():
+		 * the journal is not reset, the fs superblock is what the
+		 * log wrote; nothing of the old one may be written back. */
+		fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED);
+		fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
+		res->new_sequence = p->scan->start_tid;
+		goto out;
+	}
 
 	/*
 	 * 2. the fs superblock as replay left it, with the journal's error

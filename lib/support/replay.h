@@ -52,8 +52,14 @@ struct e4s_replay {
 						 * mount (e4_plan_mount_
 						 * refused()) */
 	int			rc;		/* exit status so far */
-	int			plan;		/* 0 nothing to do, 1 replay
-						 * (-n: plan only) */
+	int			plan;		/* 0 nothing to do, 1 plan
+						 * only (clean), 2 replay
+						 * (-n: plan only), 3 the
+						 * kernel's replay of a
+						 * journal it then refuses
+						 * (e4_plan_replay_refused():
+						 * blocks only, the journal
+						 * kept) */
 	int32_t			jerrno;		/* the journal's s_errno
 						 * before the run */
 	int			errno_cleared;	/* carried into ERROR_FS

@@ -83,6 +83,9 @@ static int valid_commit(const struct e4_jscan *s, const struct e4_jtrans *t)
 /* This run replays @t (with -n: would). */
 static int replays(const struct e4s_replay *run, const struct e4_jtrans *t)
 {
+	if (run->plan == 3)	/* the kernel's replay, then its refusal */
+		return t->committed &&
+			(int32_t)(t->tid - run->decision.end_tid) < 0;
 	return run->plan == 2 && t->committed;
 }
 
@@ -222,7 +225,8 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		}
 		else
 			printf("no commit block");
-		printf(", %s\n", run->kernel_refused && valid_commit(s, t) ?
+		printf(", %s\n", replays(run, t) ? "replay" :
+		       run->kernel_refused && valid_commit(s, t) ?
 		       "committed, NOT replayed (the kernel refuses)" :
 		       t->committed ? "replay" : "NOT replayed");
 		if (!o->verbose)
@@ -273,6 +277,14 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	       r->nwritten, o->dry_run ? "to write" : "written", r->ntags,
 	       r->nsuperseded, r->nrevoked, r->nbad_csum, r->nbad_block,
 	       r->nrevoke_blocks);
+	if (run->plan == 3)
+		printf("journal: kept (s_start %llu, s_sequence %" PRIu32
+		       "), needs_recovery set: the kernel %s these blocks, "
+		       "then refuses to mount (%s); every later mount fails "
+		       "the same way until e2fsck\n",
+		       (unsigned long long)s->start_jblk, s->start_tid,
+		       o->dry_run ? "writes" : "wrote",
+		       error_message(run->decision.why));
 	if (run->replayed)
 		printf("journal: s_start 0, s_sequence %" PRIu32 "%s%s\n",
 		       r->new_sequence,
@@ -427,6 +439,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_u64(&js, "writes", r->nwrites);
 	e4s_json_u64(&js, "reads", r->nreads);
 	e4s_json_bool(&js, "superblocks_written", run->replayed);
+	e4s_json_bool(&js, "journal_kept", run->plan == 3);
 	e4s_json_u64(&js, "new_sequence", r->new_sequence);
 	e4s_json_bool(&js, "fs_error", r->fs_error || run->errno_cleared);
 	e4s_json_bool(&js, "errno_cleared", run->errno_cleared);
@@ -491,10 +504,17 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
  */
 static void refused_mount(const char *prog, const struct e4s_req *o,
 			  const struct e4_jscan *s,
-			  const struct e4_mount_refusal *m)
+			  const struct e4_mount_refusal *m, int writes)
 {
 	uint32_t last = s->ncommitted ? s->trans[s->ncommitted - 1].tid : 0;
 	uint32_t good = m->tid - s->start_tid;
+	/* what this run does: the kernel's writes (e4_plan_replay_refused())
+	 * or nothing */
+	const char *does = !writes ? "nothing replayed" : o->dry_run ?
+		"this run would write the same blocks and keep the journal "
+		"(-n: nothing written)" : "this run writes the same blocks "
+		"and keeps the journal: every later mount fails the same way "
+		"until e2fsck";
 
 	if (m->wiped) {
 		com_err(prog, m->err, "in the journal of %s: needs_recovery "
@@ -519,8 +539,9 @@ static void refused_mount(const char *prog, const struct e4s_req *o,
 			"kernel replays the %u transaction%s before it%s, "
 			"then refuses to mount (\"JBD2: journal transaction "
 			"%u ... is corrupt\"), the journal left dirty; "
-			"nothing replayed", o->device, m->tid, good,
-			good == 1 ? "" : "s", good ? "" : " (none)", m->tid);
+			"%s", o->device, m->tid, good,
+			good == 1 ? "" : "s", good ? "" : " (none)", m->tid,
+			does);
 		fprintf(stderr, "%s: choices: e2fsck (-E journal_only too) "
 			"replays those %u transaction%s, discards tid %u and "
 			"the rest of the log and marks the fs with errors "
@@ -544,13 +565,13 @@ static void refused_mount(const char *prog, const struct e4s_req *o,
 		"(jblock %llu): the kernel replays every block of tids "
 		"%u-%u but %s, then refuses to mount (\"JBD2: Invalid "
 		"checksum recovering data block %llu\", \"journal recovery "
-		"failed\"), the journal left dirty; nothing replayed",
+		"failed\"), the journal left dirty; %s",
 		o->device, (unsigned long long)m->nbad,
 		m->nbad == 1 ? "y" : "ies", m->nbad == 1 ? "s" : "",
 		(unsigned long long)m->tag->fsblk, m->tid,
 		(unsigned long long)m->tag->jblk, s->start_tid, last,
 		m->nbad == 1 ? "the bad one" : "the bad ones",
-		(unsigned long long)m->tag->fsblk);
+		(unsigned long long)m->tag->fsblk, does);
 	fprintf(stderr, "%s: choices: e2fsck (-E journal_only too) replays "
 		"every block but the bad one%s and marks the fs not clean "
 		"for a full check; `e4replay --replay-anyway` does the same; ",
@@ -753,11 +774,23 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
 		run->rc = E4R_EXIT_USAGE;
+	} else if (run->decision.action == E4_MOUNT_REPLAY_REFUSE &&
+		   !o->replay_anyway && !(s->fc && s->fc->nreplay)) {
+		/* The kernel's PASS_REPLAY, then its refusal: the same
+		 * blocks written, the journal kept (e4_plan_replay_refused()). */
+		e4_plan_mount_refused(plan, &mr);
+		refused_mount(prog, o, s, &mr, 1);
+		run->kernel_refused = 2;
+		run->plan = 3;
+		run->rc |= E4R_EXIT_REPLAYED | E4R_EXIT_CORRUPT |
+			E4R_EXIT_REFUSED;
 	} else if ((run->decision.action == E4_MOUNT_REPLAY_REFUSE ||
 		    run->decision.action == E4_MOUNT_DISCARD_REFUSE) &&
 		   !o->replay_anyway) {
+		/* wiped, or fast commits after a refused replay (not
+		 * modelled): nothing written */
 		e4_plan_mount_refused(plan, &mr);
-		refused_mount(prog, o, s, &mr);
+		refused_mount(prog, o, s, &mr, 0);
 		run->kernel_refused = 2;
 		run->refused = mr.wiped ? "needs_recovery is clear: the "
 			"kernel would discard this log and refuse that mount "
@@ -890,7 +923,7 @@ static void say_discarded(const char *prog, const struct e4s_req *o,
 int e4s_replay_writes(const struct e4s_req *o, const struct e4s_replay *run,
 		      e4_journal_t j)
 {
-	return !o->dry_run && (run->plan == 2 ||
+	return !o->dry_run && (run->plan == 2 || run->plan == 3 ||
 			       (run->plan == 1 && j->jsb.errno_));
 }
 
@@ -1100,8 +1133,9 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	if (o->upto_set && run->plan == 2)
 		nafter = after_upto(o, j, &first, &last);
 	run->jerrno = (int32_t)j->jsb.errno_;
-	if (run->plan && run->jerrno) {
-		/* The kernel's ext4_clear_journal_err(), on every mount. */
+	if (run->plan && run->plan != 3 && run->jerrno) {
+		/* The kernel's ext4_clear_journal_err(), on every mount
+		 * (not one whose journal load fails: plan 3). */
 		run->errno_cleared = 1;
 		rc |= E4R_EXIT_REPLAYED;
 		if (run->plan == 1 && !o->dry_run) {
@@ -1111,10 +1145,13 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	}
 	if (retval) {
 		/* reported below */
-	} else if (run->plan == 1 || (run->plan == 2 && o->dry_run)) {
+	} else if (run->plan == 1 || (run->plan >= 2 && o->dry_run)) {
 		e4_plan_result(run->scan, plan, &run->res);
 		if (run->plan == 2)
 			rc |= E4R_EXIT_REPLAYED;
+	} else if (run->plan == 3) {
+		/* rc has the bits already (e4s_replay_decide()) */
+		retval = e4_plan_replay_refused(plan, &run->res);
 	} else if (run->plan == 2) {
 		retval = e4_plan_replay_fc(plan, run->fcst, &run->res);
 		if (!retval) {
