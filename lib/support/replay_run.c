@@ -775,7 +775,8 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		run->refused = "no committed transaction with the upto tid";
 		run->rc = E4R_EXIT_USAGE;
 	} else if (run->decision.action == E4_MOUNT_REPLAY_REFUSE &&
-		   !o->replay_anyway && !(s->fc && s->fc->nreplay)) {
+		   !o->replay_anyway && !o->upto_set &&
+		   !(s->fc && s->fc->nreplay)) {
 		/* The kernel's PASS_REPLAY, then its refusal: the same
 		 * blocks written, the journal kept (e4_plan_replay_refused()). */
 		e4_plan_mount_refused(plan, &mr);
@@ -787,8 +788,9 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if ((run->decision.action == E4_MOUNT_REPLAY_REFUSE ||
 		    run->decision.action == E4_MOUNT_DISCARD_REFUSE) &&
 		   !o->replay_anyway) {
-		/* wiped, or fast commits after a refused replay (not
-		 * modelled): nothing written */
+		/* wiped, fast commits after a refused replay (not
+		 * modelled), or --upto (the kernel does not stop there):
+		 * nothing written */
 		e4_plan_mount_refused(plan, &mr);
 		refused_mount(prog, o, s, &mr, 0);
 		run->kernel_refused = 2;
