@@ -499,9 +499,16 @@ static errcode_t plan_replay(const struct e4_plan *p,
 	if (blocks_only) {
 		/* jbd2_journal_load() fails after jbd2_journal_recover():
 		 * the journal is not reset, the fs superblock is what the
-		 * log wrote; nothing of the old one may be written back. */
+		 * log wrote.  In memory it is that one too, so that a close
+		 * (libext2fs adds the bytes written to s_kbytes_written and
+		 * sets s_wtime, as the kernel's failed mount does) writes
+		 * nothing of the old one back. */
+		retval = sb_io(fs, sbuf, 0);
+		if (retval)
+			goto out;
 		fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED);
 		fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
+		res->sb_layout_changed = sb_load(fs, sbuf) != 0;
 		res->new_sequence = p->scan->start_tid;
 		goto out;
 	}
