@@ -1135,6 +1135,23 @@ errcode_t e4_plan_replay(const struct e4_plan *plan,
 errcode_t e4_plan_replay_refused(const struct e4_plan *plan,
 				 struct e4_replay_result *res);
 
+/*
+ * e4_plan_replay_kernel() - the kernel's replay of @plan in one read of
+ * the log: e4_plan_replay() with the tag checksums left E4_CSUM_PENDING
+ * (E4_SCANF_DEFER_CSUM) checked as each copy is read; when one fails,
+ * the blocks are planned again and written as the kernel's PASS_REPLAY
+ * leaves them (the copy before a bad one kept) and nothing else, as
+ * e4_plan_replay_refused() (the journal kept, needs_recovery set), and
+ * E4_ERR_JOURNAL_CHECKSUM is returned: the kernel then refuses the mount
+ * (e4_mount_decide() on a plan built again from the now checked scan
+ * says E4_MOUNT_REPLAY_REFUSE).  Without a failure it is
+ * e4_plan_replay().  No fast commits (they need every checksum first).
+ * Fills all of @res.  Returns 0, E4_ERR_JOURNAL_CHECKSUM (the kernel's
+ * writes made), or what e4_plan_replay() returns.
+ */
+errcode_t e4_plan_replay_kernel(const struct e4_plan *plan,
+				struct e4_replay_result *res);
+
 struct e4_fc_state;
 
 /*

@@ -653,8 +653,12 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	 * refuses or plans only, or e4_plan_replay() refuses a read-only
 	 * target), or fast commits to replay on S_n (fc_state.c builds it
 	 * from the plan): the report and S_n need every checksum now. */
+	/* A plain replay and --replay-anyway check them in their one read
+	 * of the log (e4_plan_replay_kernel(), e4_plan_replay()): a bad
+	 * one found there makes the kernel's writes alone, then its
+	 * refusal (replay_refused_late()). */
 	if (!retval && (*scan)->ncsum_pending &&
-	    (!r->replay_anyway || (*scan)->fail || (*scan)->fc_live ||
+	    ((*scan)->fail || (*scan)->fc_live ||
 	     (*scan)->fc ||
 	     !(*scan)->start_jblk ||
 	     !e4s_needs_recovery(j->fs) ||
@@ -1113,6 +1117,40 @@ static void print_orphans(const struct e4s_req *o,
 		       r->problem);
 }
 
+/*
+ * e4_plan_replay_kernel() met a copy failing its tag checksum in its one
+ * read of the log and wrote what the kernel writes, the journal kept:
+ * decide again on the now checked scan (E4_MOUNT_REPLAY_REFUSE), say so
+ * as e4s_replay_decide() says it when the checksums are checked first,
+ * and turn @run into that refusal (plan 3, exit 1 + 4 + 32 in *@rc, no
+ * errno carried).  Returns 0 or the errors of e4_plan_build().
+ */
+static errcode_t replay_refused_late(const char *prog,
+				     const struct e4s_req *o, ext2_filsys fs,
+				     const struct e4_plan *plan,
+				     struct e4s_replay *run, int *rc)
+{
+	struct e4_mount_refusal mr;
+	struct e4_plan *p2 = NULL;
+	errcode_t retval;
+
+	retval = e4_plan_build(plan->j, run->scan, &p2);
+	if (retval)
+		return retval;
+	run->decided = !e4_mount_decide(fs, 0, p2, o->ignore_fc ?
+					E4_DECIDE_IGNORE_FC : 0,
+					&run->decision);
+	e4_plan_mount_refused(p2, &mr);
+	if (mr.err)
+		refused_mount(prog, o, run->scan, &mr, 1);
+	e4_plan_free(p2);
+	run->plan = 3;
+	run->kernel_refused = 2;
+	run->errno_cleared = 0;
+	*rc |= E4R_EXIT_REPLAYED | E4R_EXIT_CORRUPT | E4R_EXIT_REFUSED;
+	return 0;
+}
+
 int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run)
 {
@@ -1154,6 +1192,17 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	} else if (run->plan == 3) {
 		/* rc has the bits already (e4s_replay_decide()) */
 		retval = e4_plan_replay_refused(plan, &run->res);
+	} else if (run->plan == 2 && !o->replay_anyway && !run->fcst) {
+		/* the kernel's replay, its tag checksums checked in the one
+		 * read of the log */
+		retval = e4_plan_replay_kernel(plan, &run->res);
+		if (retval == E4_ERR_JOURNAL_CHECKSUM)
+			retval = replay_refused_late(prog, o, fs, plan, run,
+						     &rc);
+		else if (!retval) {
+			run->replayed = 1;
+			rc |= E4R_EXIT_REPLAYED;
+		}
 	} else if (run->plan == 2) {
 		retval = e4_plan_replay_fc(plan, run->fcst, &run->res);
 		if (!retval) {
