@@ -391,6 +391,12 @@ static int check_and_run(struct e4s_req *o, const char *jundo)
 			rc = E4R_EXIT_ERROR;
 		else
 			w.jundo_tmp = w.jundo.out.tmp;
+		/* In place the journal device is written too: its own
+		 * e2undo command (e4s_undo_finish()). */
+		if (!o->output) {
+			w.jundo.device = o->journal_dev;
+			w.jundo.what = "external journal";
+		}
 	}
 	if (!rc)
 		rc = run(o, &w);
@@ -435,10 +441,11 @@ int main(int argc, char **argv)
 		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS, 0
 	};
 	struct e4s_req o;
-	int first;
+	int first, rc;
 	char jundo[4096];
 
 	e4s_req_init(&o);
+	e4s_defer_interrupts();	/* in place with -z: target.c */
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text,
@@ -494,5 +501,7 @@ int main(int argc, char **argv)
 		/* The journal device gets its own undo file, UNDO.journal. */
 		snprintf(jundo, sizeof(jundo), "%s.journal", o.undo_file);
 	}
-	return check_and_run(&o, o.undo_file && o.journal_dev ? jundo : NULL);
+	rc = check_and_run(&o, o.undo_file && o.journal_dev ? jundo : NULL);
+	e4s_interrupt_finish(prog);	/* a deferred SIGINT: dies of it */
+	return rc;
 }

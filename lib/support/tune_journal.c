@@ -286,7 +286,7 @@ int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 			 ext2_filsys fs)
 {
 	const char *where = o->journal_dev ? o->journal_dev : o->device;
-	unsigned char newsb[JBD2_JSB_SIZE];
+	unsigned char newsb[JBD2_JSB_SIZE], oldsb[JBD2_JSB_SIZE];
 	e4_journal_t j = NULL;
 	char bad[128];
 	int flags = 0, empty_needed = 0;
@@ -380,16 +380,20 @@ needs_recovery:
 		memcpy(newsb + JBD2_JSB_UUID, uu, 16);
 	}
 	e4_jsb_set_csum(newsb);
-	print_changes(prog, j->sb, newsb, o->dry_run);
 	/* A no-op edit writes nothing (so close does not touch the fs
 	 * superblock's s_kbytes_written either). */
-	if (o->dry_run || !memcmp(j->sb, newsb, JBD2_JSB_SIZE))
+	if (o->dry_run || !memcmp(j->sb, newsb, JBD2_JSB_SIZE)) {
+		print_changes(prog, j->sb, newsb, o->dry_run);
 		goto out;
+	}
+	memcpy(oldsb, j->sb, JBD2_JSB_SIZE);
 	memcpy(j->sb, newsb, JBD2_JSB_SIZE);
 	retval = e4_journal_write_sb(j);
-	if (retval)
+	if (retval)	/* "changed" only once it is written */
 		com_err(prog, retval, "while writing journal superblock of %s",
 			where);
+	else
+		print_changes(prog, oldsb, newsb, 0);
 out:
 	e4_journal_close(j);
 	return retval ? 1 : 0;
