@@ -599,8 +599,19 @@ struct e4_jscan {
  * fast-commit area (fc_blocks_used, fc_live).  Reads the journal
  * sequentially in chunks of up to 8 MiB.
  * On success *@ret is the scan (free with e4_jscan_free()); a journal the
- * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0 or
- * EXT2_ET_NO_MEMORY (io errors land in (*ret)->fail).
+ * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0,
+ * EXT2_ET_NO_MEMORY or E4_ERR_CHANGED_SIZE (the journal's file changed
+ * size while the scan read it: truncated or extended by another process;
+ * other io errors land in (*ret)->fail).
+ * Reading in place: on a plain unix_io channel over a regular file the
+ * log is read from a read-only mapping of the file (lib/e4/jview.c); so
+ * that a truncation by another process is E4_ERR_CHANGED_SIZE and not a
+ * SIGBUS, such a read installs a process-wide SIGBUS handler (put back
+ * at every scan that maps, and left in place: a SIGBUS that is not a read
+ * of the mapping goes to the handler that was there before, or to the
+ * default action).  A caller that wants no handler at all sets E4_NO_MMAP
+ * in the environment: every read then goes through the channel (pread).
+ * The same holds for e4_jscan_check_tags().
  */
 errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 			  struct e4_jscan **ret);
@@ -611,7 +622,9 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
  * the copies in sorted runs of up to 8 MiB, as the scan would have: an
  * unreadable copy fails its checksum.  Recounts nbad_tag_csum and
  * corrupt as the scan does; tag fates are not touched (build the plan
- * again).  Returns 0 or EXT2_ET_NO_MEMORY.
+ * again).  Returns 0, EXT2_ET_NO_MEMORY or E4_ERR_CHANGED_SIZE (as
+ * e4_journal_scan(): the file changed size under the check; the tags
+ * then stay unchecked).
  */
 errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *scan);
 
