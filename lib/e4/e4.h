@@ -1004,6 +1004,41 @@ void e4_plan_mount_refused(const struct e4_plan *p,
 			   struct e4_mount_refusal *out);
 
 /*
+ * What the kernel's recovery makes of a log, in the terms a change of it
+ * can be judged by (e4_log_outcome()).
+ */
+struct e4_log_outcome {
+	errcode_t	fail;		/* the recovery fails in PASS_SCAN
+					 * (scan->fail), nothing replayed */
+	uint32_t	start_tid;	/* s_sequence */
+	uint32_t	end_tid;	/* first tid not replayed */
+	size_t		ncommitted;	/* transactions replayed */
+	uint64_t	ntags;		/* their tags */
+	int		corrupt;	/* corruption met and handled */
+	struct e4_mount_refusal refused; /* after the replay (err 0: the
+					 * kernel mounts) */
+};
+
+/*
+ * e4_log_outcome() - the kernel's recovery of the log of @j as if its
+ * journal superblock were the JBD2_JSB_SIZE bytes at @sb (NULL: as it
+ * is): e4_journal_scan() (tag checksums checked), e4_plan_build() and
+ * e4_plan_mount_refused(), summed up in *@out.  @j is read, not written,
+ * and left as it was (its superblock copy is swapped for the scan and
+ * back).  Used before an edit of the journal superblock of a log that
+ * needs recovery: e4tune -f refuses an edit that changes the outcome
+ * (which transactions the kernel replays, or whether it refuses) unless
+ * given twice, as tune2fs does for -f -f.  Returns 0, EXT2_ET_NO_MEMORY
+ * or e4_journal_scan()'s errors.
+ */
+errcode_t e4_log_outcome(e4_journal_t j, const unsigned char *sb,
+			 struct e4_log_outcome *out);
+
+/* e4_log_outcome_same() - 1 if @a and @b are one outcome, else 0. */
+int e4_log_outcome_same(const struct e4_log_outcome *a,
+			const struct e4_log_outcome *b);
+
+/*
  * e4_journal_replay_plan() - the tag fates and counts of e4_plan_build()
  * without keeping the plan: sets e4_jtag.fate in @scan and fills @res
  * (e4_plan_result()).  No io.  Returns 0, @scan->fail (no fate set) or
