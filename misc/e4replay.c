@@ -425,7 +425,27 @@ static int stats_mode(const struct e4s_req *o)
 			"--json, --plot, --all, -j and -n\n", prog);
 		return E4R_EXIT_USAGE;
 	}
-	return e4s_stats_main(prog, o);
+	{
+		/* A reader too: LOCK_SH on IMAGE and JOURNAL_DEV for the
+		 * run, so no writer changes them under the statistics. */
+		struct e4s_target t[2] = {
+			{ .what = "IMAGE", .path = o->device,
+			  .flags = E4S_T_ANY },
+			{ .what = "JOURNAL_DEV", .path = o->journal_dev,
+			  .flags = E4S_T_ANY },
+		};
+		errcode_t retval = e4s_check_targets(prog, t, 2);
+		int rc;
+
+		if (retval) {
+			e4s_release_targets(t, 2);
+			return e4s_usage_error(retval) ? E4R_EXIT_USAGE :
+				E4R_EXIT_ERROR;
+		}
+		rc = e4s_stats_main(prog, o);
+		e4s_release_targets(t, 2);
+		return rc;
+	}
 }
 
 int main(int argc, char **argv)
