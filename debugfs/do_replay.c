@@ -57,19 +57,31 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 	e4_journal_t j = NULL;
 	ext2_filsys fs = st->fs;
 	errcode_t retval;
-	int rc, jflags = rw ? E4_JOURNAL_RW : 0;
+	int rc, jflags = rw ? E4_JOURNAL_RW : 0, locked = 0;
+	struct e4s_target lt;
 
 	memset(&run, 0, sizeof(run));
+	memset(&lt, 0, sizeof(lt));
 	r->target = st->device;
 	if (r->ld_file) {
 		/* debugfs's logdump -f: this journal, whatever is open. */
 		r->target = r->device = (char *)r->ld_file;
 		fs = NULL;
+		/* A reader: LOCK_SH on the file (target.c) while it is read. */
+		lt.what = "journal file";
+		lt.path = r->ld_file;
+		lt.flags = E4S_T_ANY;
+		if (e4s_check_targets(cmd, &lt, 1)) {
+			e4s_release_targets(&lt, 1);
+			return E4R_EXIT_ERROR;
+		}
+		locked = 1;
 		retval = e4s_open_journal_file(cmd, r->ld_file, &j);
 		if (retval) {
 			com_err(cmd, retval, "while opening journal file %s",
 				r->ld_file);
 			e4_journal_close(j);
+			e4s_release_targets(&lt, 1);
 			return E4R_EXIT_ERROR;
 		}
 		if (r->ld_super)
@@ -129,6 +141,8 @@ scan:
 out:
 	if (jflags & E4_JOURNAL_UNDO)
 		fill_exit_slot(st);
+	if (locked)
+		e4s_release_targets(&lt, 1);
 	return rc;
 }
 

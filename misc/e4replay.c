@@ -353,6 +353,12 @@ static int check_and_run(struct e4s_req *o, const char *jundo)
 			rc = E4R_EXIT_ERROR;
 		else
 			w.jundo_tmp = w.jundo.out.tmp;
+		/* In place the journal device is written too: its own
+		 * e2undo command (e4s_undo_finish()). */
+		if (!o->output) {
+			w.jundo.device = o->journal_dev;
+			w.jundo.what = "external journal";
+		}
 	}
 	if (!rc)
 		rc = run(o, &w);
@@ -381,7 +387,27 @@ static int stats_mode(const struct e4s_req *o)
 			"--json, --plot, --all, -j and -n\n", prog);
 		return E4R_EXIT_USAGE;
 	}
-	return e4s_stats_main(prog, o);
+	{
+		/* A reader too: LOCK_SH on IMAGE and JOURNAL_DEV for the
+		 * run, so no writer changes them under the statistics. */
+		struct e4s_target t[2] = {
+			{ .what = "IMAGE", .path = o->device,
+			  .flags = E4S_T_ANY },
+			{ .what = "JOURNAL_DEV", .path = o->journal_dev,
+			  .flags = E4S_T_ANY },
+		};
+		errcode_t retval = e4s_check_targets(prog, t, 2);
+		int rc;
+
+		if (retval) {
+			e4s_release_targets(t, 2);
+			return e4s_usage_error(retval) ? E4R_EXIT_USAGE :
+				E4R_EXIT_ERROR;
+		}
+		rc = e4s_stats_main(prog, o);
+		e4s_release_targets(t, 2);
+		return rc;
+	}
 }
 
 int main(int argc, char **argv)
@@ -397,10 +423,11 @@ int main(int argc, char **argv)
 		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS, 0
 	};
 	struct e4s_req o;
-	int first;
+	int first, rc;
 	char jundo[4096];
 
 	e4s_req_init(&o);
+	e4s_defer_interrupts();	/* in place with -z: target.c */
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text,
@@ -456,5 +483,7 @@ int main(int argc, char **argv)
 		/* The journal device gets its own undo file, UNDO.journal. */
 		snprintf(jundo, sizeof(jundo), "%s.journal", o.undo_file);
 	}
-	return check_and_run(&o, o.undo_file && o.journal_dev ? jundo : NULL);
+	rc = check_and_run(&o, o.undo_file && o.journal_dev ? jundo : NULL);
+	e4s_interrupt_finish(prog);	/* a deferred SIGINT: dies of it */
+	return rc;
 }

@@ -59,6 +59,7 @@ int main(int argc, char **argv)
 	int rc = 0, want_write, flags, jw, iw, uw, nl = 0, first;
 
 	e4s_req_init(&o);
+	e4s_defer_interrupts();	/* in place with -z: target.c */
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 
@@ -116,6 +117,8 @@ int main(int argc, char **argv)
 		if (e4s_undo_begin(prog, o.undo_file, &undo))
 			exit(1);
 		o.undo_file = undo.out.tmp;
+		/* What it undoes: a failed run's undo file is checked. */
+		undo.device = o.journal_dev && !iw ? o.journal_dev : o.device;
 	}
 	/* With -j only the journal device is written: -z covers it.  A
 	 * listing also opens a bare external journal device. */
@@ -166,5 +169,6 @@ int main(int argc, char **argv)
 	if (e4s_undo_finish(prog, &undo, !rc) < 0)
 		rc = 1;
 	e4s_release_targets(t, 3);
+	e4s_interrupt_finish(prog);	/* a deferred SIGINT: dies of it */
 	return rc;
 }

@@ -599,8 +599,19 @@ struct e4_jscan {
  * fast-commit area (fc_blocks_used, fc_live).  Reads the journal
  * sequentially in chunks of up to 8 MiB.
  * On success *@ret is the scan (free with e4_jscan_free()); a journal the
- * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0 or
- * EXT2_ET_NO_MEMORY (io errors land in (*ret)->fail).
+ * kernel would refuse still succeeds with (*ret)->fail set.  Returns 0,
+ * EXT2_ET_NO_MEMORY or E4_ERR_CHANGED_SIZE (the journal's file changed
+ * size while the scan read it: truncated or extended by another process;
+ * other io errors land in (*ret)->fail).
+ * Reading in place: on a plain unix_io channel over a regular file the
+ * log is read from a read-only mapping of the file (lib/e4/jview.c); so
+ * that a truncation by another process is E4_ERR_CHANGED_SIZE and not a
+ * SIGBUS, such a read installs a process-wide SIGBUS handler (put back
+ * at every scan that maps, and left in place: a SIGBUS that is not a read
+ * of the mapping goes to the handler that was there before, or to the
+ * default action).  A caller that wants no handler at all sets E4_NO_MMAP
+ * in the environment: every read then goes through the channel (pread).
+ * The same holds for e4_jscan_check_tags().
  */
 errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 			  struct e4_jscan **ret);
@@ -611,7 +622,9 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
  * the copies in sorted runs of up to 8 MiB, as the scan would have: an
  * unreadable copy fails its checksum.  Recounts nbad_tag_csum and
  * corrupt as the scan does; tag fates are not touched (build the plan
- * again).  Returns 0 or EXT2_ET_NO_MEMORY.
+ * again).  Returns 0, EXT2_ET_NO_MEMORY or E4_ERR_CHANGED_SIZE (as
+ * e4_journal_scan(): the file changed size under the check; the tags
+ * then stay unchecked).
  */
 errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *scan);
 
@@ -989,6 +1002,41 @@ struct e4_mount_refusal {
  */
 void e4_plan_mount_refused(const struct e4_plan *p,
 			   struct e4_mount_refusal *out);
+
+/*
+ * What the kernel's recovery makes of a log, in the terms a change of it
+ * can be judged by (e4_log_outcome()).
+ */
+struct e4_log_outcome {
+	errcode_t	fail;		/* the recovery fails in PASS_SCAN
+					 * (scan->fail), nothing replayed */
+	uint32_t	start_tid;	/* s_sequence */
+	uint32_t	end_tid;	/* first tid not replayed */
+	size_t		ncommitted;	/* transactions replayed */
+	uint64_t	ntags;		/* their tags */
+	int		corrupt;	/* corruption met and handled */
+	struct e4_mount_refusal refused; /* after the replay (err 0: the
+					 * kernel mounts) */
+};
+
+/*
+ * e4_log_outcome() - the kernel's recovery of the log of @j as if its
+ * journal superblock were the JBD2_JSB_SIZE bytes at @sb (NULL: as it
+ * is): e4_journal_scan() (tag checksums checked), e4_plan_build() and
+ * e4_plan_mount_refused(), summed up in *@out.  @j is read, not written,
+ * and left as it was (its superblock copy is swapped for the scan and
+ * back).  Used before an edit of the journal superblock of a log that
+ * needs recovery: e4tune -f refuses an edit that changes the outcome
+ * (which transactions the kernel replays, or whether it refuses) unless
+ * given twice, as tune2fs does for -f -f.  Returns 0, EXT2_ET_NO_MEMORY
+ * or e4_journal_scan()'s errors.
+ */
+errcode_t e4_log_outcome(e4_journal_t j, const unsigned char *sb,
+			 struct e4_log_outcome *out);
+
+/* e4_log_outcome_same() - 1 if @a and @b are one outcome, else 0. */
+int e4_log_outcome_same(const struct e4_log_outcome *a,
+			const struct e4_log_outcome *b);
 
 /*
  * e4_journal_replay_plan() - the tag fates and counts of e4_plan_build()

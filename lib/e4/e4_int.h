@@ -161,11 +161,34 @@ int e4_jview_mapped(const struct e4_jview *v);
  * until e4_jview_unpin(@v): in the mapping when they lie in one physical
  * run and in the window mapped (which moves only when nothing is
  * pinned), else read into @buf (@count jblocks of room; NULL: no read).
- * Read-only either way.  Returns 0, EXT2_ET_OP_NOT_SUPPORTED (not mapped
- * and no read allowed) or e4_journal_read()'s errors.
+ * Read-only either way.  Mapped bytes may fault (SIGBUS) if the file is
+ * truncated meanwhile: read them only inside e4_jview_apply().  Returns
+ * 0, E4_ERR_CHANGED_SIZE (the file's size is not what it was when the
+ * view opened), EXT2_ET_OP_NOT_SUPPORTED (not mapped and no read
+ * allowed) or e4_journal_read()'s errors.
  */
 errcode_t e4_jview_get(struct e4_jview *v, blk64_t jblk, blk64_t count,
 		       unsigned char *buf, const unsigned char **data);
+
+/*
+ * e4_jview_apply() - call @fn(@arg, data) on @count consecutive jblocks
+ * from @jblk, the only safe use of mapped bytes: in the mapping as
+ * e4_jview_get() serves them, under jview.c's SIGBUS guard (a file
+ * truncated while @fn reads it: @fn stops where the fault hit, the view
+ * gives up its mapping, E4_ERR_CHANGED_SIZE), else read into @buf (NULL:
+ * no read).  @fn must not keep the pointer, and may be cut short at any
+ * load of it (no locks taken, nothing allocated while it reads).
+ * Returns 0, E4_ERR_CHANGED_SIZE (the file changed size: now or at an
+ * earlier request), EXT2_ET_OP_NOT_SUPPORTED or e4_journal_read()'s
+ * errors.  Thread-safe on distinct views (e4_jview_dup()).
+ */
+typedef void (*e4_jview_fn)(void *arg, const unsigned char *data);
+errcode_t e4_jview_apply(struct e4_jview *v, blk64_t jblk, blk64_t count,
+			 unsigned char *buf, e4_jview_fn fn, void *arg);
+
+/* e4_jview_changed() - 1 once @v saw its file change size (every later
+ * request fails with E4_ERR_CHANGED_SIZE). */
+int e4_jview_changed(const struct e4_jview *v);
 
 /* e4_jview_unpin() - the caller holds no pointer from @v any more: the
  * window may move. */

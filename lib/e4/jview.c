@@ -16,8 +16,18 @@
  * Safety: a fault on a mapping whose page cannot be read is SIGBUS, not
  * an error.  A file that shrinks under the view (truncated while read)
  * would be one: its size is checked by fstat(2) before every use, and a
- * change turns the mapping off for good (size_same()); a block device is
- * never mapped.  Every window is populated with MADV_POPULATE_READ first,
+ * change is E4_ERR_CHANGED_SIZE from then on (size_same()); a truncation
+ * landing while a caller reads the mapping (between that check and the
+ * end of its use: most of a scan's time is checksums of mapped pages)
+ * faults, so the mapped bytes are used only inside e4_jview_apply(),
+ * under a SIGBUS handler (jv_bus(): a fault inside the range the calling
+ * thread is reading jumps back out, and the view fails with
+ * E4_ERR_CHANGED_SIZE; any other SIGBUS goes to the handler installed
+ * before, or kills the process as without libe4).  The handler is
+ * process-wide, put back in place by every view that maps (documented
+ * in e4.h: a handler a caller installed since is chained); a caller that
+ * blocks SIGBUS gets what the kernel does then.  A block device is never
+ * mapped.  Every window is populated with MADV_POPULATE_READ first,
  * which returns the read error instead (Linux 5.14); when it is not
  * there, or fails once, the view gives up its mapping and every later
  * read goes through the channel, which reports the error as every other
@@ -38,6 +48,9 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -63,12 +76,79 @@ struct e4_jview {
 					 * it could not populate) */
 	int		pinned;		/* pointers into win handed out since
 					 * the last e4_jview_unpin() */
+	int		changed;	/* the file changed size: every
+					 * request fails */
 	off_t		size;		/* bytes in the file or device */
 	long		pagesize;
 	unsigned char	*win;		/* the window mapped, or NULL */
 	off_t		wstart;		/* its first byte in the file */
 	size_t		wlen;
 };
+
+/*
+ * The SIGBUS guard of e4_jview_apply(): the range of the mapping the
+ * calling thread is reading and where to jump back to.  One per thread
+ * (a checking thread each), set only around the caller's function.
+ */
+struct jv_guard {
+	sigjmp_buf		env;
+	const unsigned char	*lo, *hi;
+};
+
+static __thread struct jv_guard *volatile jv_cur;
+static struct sigaction jv_prev;	/* the SIGBUS handler before ours */
+static pthread_mutex_t jv_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void jv_bus(int sig, siginfo_t *si, void *uc)
+{
+	struct jv_guard *g = jv_cur;
+
+	if (g && (const unsigned char *)si->si_addr >= g->lo &&
+	    (const unsigned char *)si->si_addr < g->hi) {
+		jv_cur = NULL;
+		siglongjmp(g->env, 1);
+	}
+	/* Not a read of ours: as if we were not here. */
+	if (jv_prev.sa_flags & SA_SIGINFO) {
+		jv_prev.sa_sigaction(sig, si, uc);
+	} else if (jv_prev.sa_handler == SIG_DFL ||
+		   jv_prev.sa_handler == SIG_IGN) {
+		/* the faulting access runs again and meets the default */
+		signal(SIGBUS, SIG_DFL);
+	} else {
+		jv_prev.sa_handler(sig);
+	}
+}
+
+/*
+ * Make jv_bus() the SIGBUS handler, the one in place kept as jv_prev for
+ * what is not ours: at every view that maps, so a handler a caller
+ * installed since (a test framework's, say) is chained, not lost.
+ * 1 if jv_bus() is in place.
+ */
+static int jv_install(void)
+{
+	struct sigaction sa, cur;
+	int ok = 0;
+
+	pthread_mutex_lock(&jv_lock);
+	if (!sigaction(SIGBUS, NULL, &cur)) {
+		if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == jv_bus) {
+			ok = 1;
+		} else {
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_sigaction = jv_bus;
+			/* NODEFER: a jump out of the handler leaves SIGBUS
+			 * unblocked */
+			sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+			sigemptyset(&sa.sa_mask);
+			jv_prev = cur;
+			ok = !sigaction(SIGBUS, &sa, NULL);
+		}
+	}
+	pthread_mutex_unlock(&jv_lock);
+	return ok;
+}
 
 /* The physical run at @jblk: its first byte and how many jblocks follow
  * contiguously on the channel (at most @want). */
@@ -139,11 +219,10 @@ static int map_window(struct e4_jview *v, off_t off, size_t len)
  * a page of the mapping past the new end is SIGBUS, not an error.  So
  * before every use (each e4_jview_get() served by the mapping) fstat(2)
  * compares the size; once it differs the view gives up its mapping for
- * good and every later request reads through the channel, which returns
- * EXT2_ET_SHORT_READ for what lies past the end, as without the view.
- * (The pages a caller still holds from before stay mapped until its
- * e4_jview_unpin(): a truncation landing between this check and the
- * use of the pointers, microseconds, is the one window left.)
+ * good and every later request fails with E4_ERR_CHANGED_SIZE: the
+ * journal is not read from a file another process is changing.  (A
+ * truncation landing while the caller reads the pointers is the SIGBUS
+ * that e4_jview_apply() catches.)
  */
 static int size_same(struct e4_jview *v)
 {
@@ -154,6 +233,7 @@ static int size_same(struct e4_jview *v)
 	if (!fstat(v->fd, &st) && S_ISREG(st.st_mode) && st.st_size == v->size)
 		return 1;
 	v->nomap = 1;
+	v->changed = 1;
 	return 0;
 }
 
@@ -209,10 +289,23 @@ static int no_offset(struct e4_jview *v)
 	return same;
 }
 
+struct sb_cmp {
+	e4_journal_t	j;
+	int		same;
+};
+
+/* e4_jview_apply() function: is @d the journal superblock's block? */
+static void sb_same(void *arg, const unsigned char *d)
+{
+	struct sb_cmp *c = arg;
+
+	c->same = !memcmp(d, c->j->sb, c->j->blocksize);
+}
+
 errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret)
 {
 	struct e4_jview *v;
-	const unsigned char *sb;
+	struct sb_cmp same;
 	struct stat st;
 	errcode_t retval;
 
@@ -229,6 +322,9 @@ errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret)
 	*ret = v;
 	if (getenv("E4_NO_MMAP") || !mappable(j) || io_channel_flush(j->io))
 		return 0;
+	/* No guard, no mapping: a truncation would kill the process. */
+	if (!jv_install())
+		return 0;
 	v->fd = open(j->io->name, O_RDONLY | O_CLOEXEC);
 	if (v->fd < 0)
 		return 0;
@@ -242,10 +338,11 @@ errcode_t e4_jview_open(e4_journal_t j, struct e4_jview **ret)
 	if (v->size <= 0)
 		goto off;
 	/* the same bytes both ways, or the mapping is not the channel's */
-	if (e4_jview_get(v, j->sb_jblk, 1, NULL, &sb) || !sb ||
-	    memcmp(sb, j->sb, j->blocksize))
+	same.j = j;
+	same.same = 0;
+	if (e4_jview_apply(v, j->sb_jblk, 1, NULL, sb_same, &same) ||
+	    !same.same)
 		goto off;
-	e4_jview_unpin(v);
 	if (!no_offset(v))
 		goto off;
 	return 0;
@@ -271,6 +368,7 @@ errcode_t e4_jview_dup(const struct e4_jview *v, struct e4_jview **ret)
 	d->j = v->j;
 	d->fd = v->fd;
 	d->nomap = v->nomap;
+	d->changed = v->changed;
 	d->size = v->size;
 	d->pagesize = v->pagesize;
 	*ret = d;
@@ -291,6 +389,8 @@ errcode_t e4_jview_get(struct e4_jview *v, blk64_t jblk, blk64_t count,
 	off_t off;
 
 	*data = NULL;
+	if (v->changed || (v->fd >= 0 && !v->nomap && !size_same(v)))
+		return E4_ERR_CHANGED_SIZE;
 	if (e4_jview_mapped(v) && count &&
 	    !phys_run(v->j, jblk, count, &off, &len) && len == count &&
 	    count <= JVIEW_WINDOW / bs) {
@@ -304,6 +404,43 @@ errcode_t e4_jview_get(struct e4_jview *v, blk64_t jblk, blk64_t count,
 		return EXT2_ET_OP_NOT_SUPPORTED;
 	*data = buf;
 	return e4_journal_read(v->j, jblk, count, buf);
+}
+
+int e4_jview_changed(const struct e4_jview *v)
+{
+	return v && v->changed;
+}
+
+errcode_t e4_jview_apply(struct e4_jview *v, blk64_t jblk, blk64_t count,
+			 unsigned char *buf, e4_jview_fn fn, void *arg)
+{
+	const unsigned char *d;
+	struct jv_guard g;
+	errcode_t retval;
+
+	e4_jview_unpin(v);
+	retval = e4_jview_get(v, jblk, count, buf, &d);
+	if (retval)
+		return retval;
+	if (d == buf) {		/* read through the channel: ours */
+		fn(arg, d);
+		return 0;
+	}
+	g.lo = d;
+	g.hi = d + count * v->j->blocksize;
+	if (sigsetjmp(g.env, 0)) {
+		/* SIGBUS in [lo, hi): the file shrank under the read */
+		e4_jview_unpin(v);
+		unmap_window(v);
+		v->nomap = 1;
+		v->changed = 1;
+		return E4_ERR_CHANGED_SIZE;
+	}
+	jv_cur = &g;
+	fn(arg, d);
+	jv_cur = NULL;
+	e4_jview_unpin(v);
+	return 0;
 }
 
 void e4_jview_unpin(struct e4_jview *v)

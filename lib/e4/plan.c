@@ -41,6 +41,7 @@
 
 #include "e4.h"
 #include "e4_int.h"
+#include "jbd2_fmt.h"
 
 static int cmp_run_pblk(const void *a, const void *b)
 {
@@ -746,4 +747,59 @@ size_t e4_state_find(const struct e4_state *st, blk64_t fsblk)
 			hi = mid;
 	}
 	return lo;
+}
+
+errcode_t e4_log_outcome(e4_journal_t j, const unsigned char *sb,
+			 struct e4_log_outcome *out)
+{
+	unsigned char saved[JBD2_JSB_SIZE];
+	struct e4_jsb saved_jsb;
+	struct e4_jscan *scan = NULL;
+	struct e4_plan *plan = NULL;
+	errcode_t retval;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (sb) {
+		memcpy(saved, j->sb, JBD2_JSB_SIZE);
+		saved_jsb = j->jsb;
+		memcpy(j->sb, sb, JBD2_JSB_SIZE);
+		e4_jsb_decode(j->sb, &j->jsb);
+	}
+	retval = e4_journal_scan(j, 0, 0, &scan);
+	if (retval)
+		goto out;
+	out->fail = scan->fail;
+	out->start_tid = scan->start_tid;
+	out->end_tid = scan->end_tid;
+	out->corrupt = scan->corrupt;
+	if (scan->fail)
+		goto out;
+	out->ncommitted = scan->ncommitted;
+	for (i = 0; i < scan->ncommitted; i++)
+		out->ntags += scan->trans[i].ntags;
+	retval = e4_plan_build(j, scan, &plan);
+	if (retval)
+		goto out;
+	e4_plan_mount_refused(plan, &out->refused);
+	out->refused.tag = NULL;	/* points into the scan freed here */
+out:
+	e4_plan_free(plan);
+	e4_jscan_free(scan);
+	if (sb) {
+		memcpy(j->sb, saved, JBD2_JSB_SIZE);
+		j->jsb = saved_jsb;
+	}
+	return retval;
+}
+
+int e4_log_outcome_same(const struct e4_log_outcome *a,
+			const struct e4_log_outcome *b)
+{
+	return a->fail == b->fail && a->start_tid == b->start_tid &&
+		a->end_tid == b->end_tid && a->ncommitted == b->ncommitted &&
+		a->ntags == b->ntags && a->corrupt == b->corrupt &&
+		a->refused.err == b->refused.err &&
+		a->refused.tid == b->refused.tid &&
+		a->refused.nbad == b->refused.nbad;
 }

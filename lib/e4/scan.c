@@ -41,6 +41,19 @@ struct lreader {
 					 * mapped (jview.c), else NULL */
 };
 
+struct lr_copy_arg {
+	unsigned char	*dst;
+	unsigned int	bs;
+};
+
+/* e4_jview_apply() function: copy one jblock out of the mapping. */
+static void lr_copy(void *arg, const unsigned char *d)
+{
+	struct lr_copy_arg *c = arg;
+
+	memcpy(c->dst, d, c->bs);
+}
+
 /*
  * The jblock @jblk, from the window or from a new read starting there and
  * running, without wrapping, to the log end (or the journal end past it).
@@ -49,6 +62,7 @@ static errcode_t lr_get(struct lreader *r, blk64_t jblk,
 			const unsigned char **p)
 {
 	e4_journal_t j = r->j;
+	struct lr_copy_arg ca;
 	blk64_t end, count;
 	errcode_t retval;
 
@@ -59,10 +73,26 @@ static errcode_t lr_get(struct lreader *r, blk64_t jblk,
 	end = jblk < r->log_end ? r->log_end : j->real_len;
 	if (jblk >= end)
 		return EXT2_ET_BAD_BLOCK_NUM;
-	if (e4_jview_mapped(r->view)) {
-		e4_jview_unpin(r->view);
-		if (!e4_jview_get(r->view, jblk, 1, NULL, p)) {
+	if (e4_jview_mapped(r->view) || e4_jview_changed(r->view)) {
+		/* One block copied out of the page cache under the view's
+		 * SIGBUS guard: the caller keeps the pointer a while. */
+		if (!r->alloc) {
+			retval = ext2fs_get_mem(j->blocksize, &r->buf);
+			if (retval)
+				return retval;
+			r->alloc = 1;
+		}
+		r->n = 0;
+		ca.dst = r->buf;
+		ca.bs = j->blocksize;
+		retval = e4_jview_apply(r->view, jblk, 1, NULL, lr_copy, &ca);
+		if (retval == E4_ERR_CHANGED_SIZE)
+			return retval;
+		if (!retval) {
 			r->nreads++;
+			r->start = jblk;
+			r->n = 1;
+			*p = r->buf;
 			return 0;
 		}
 	}
@@ -566,6 +596,15 @@ struct ckpart {
 	const struct e4_jcodec	*codec;
 	unsigned int		bs;
 	blk64_t			cap;
+	errcode_t		err;	/* E4_ERR_CHANGED_SIZE: stopped */
+};
+
+/* One run for e4_jview_apply(): tags pt[a, b) of @codec. */
+struct ckrun {
+	const struct e4_jcodec	*codec;
+	struct ptag		*pt;
+	size_t			a, b;
+	unsigned int		bs;
 };
 
 /*
@@ -599,22 +638,39 @@ static void check_run(const struct e4_jcodec *codec, struct ptag *pt,
 	}
 }
 
+/* e4_jview_apply() function: check_run() on a struct ckrun. */
+static void check_run_fn(void *arg, const unsigned char *d)
+{
+	struct ckrun *r = arg;
+
+	check_run(r->codec, r->pt, r->a, r->b, d, r->bs);
+}
+
 /* Check the tags of @arg's share that the mapping serves; the rest stay
- * E4_CSUM_PENDING for the caller.  A pthread start routine. */
+ * E4_CSUM_PENDING for the caller (all of it once the file changed size,
+ * c->err).  A pthread start routine. */
 static void *check_part(void *arg)
 {
 	struct ckpart *c = arg;
-	const unsigned char *d;
-	size_t a, b;
+	struct ckrun r = { c->codec, c->pt, 0, 0, c->bs };
+	errcode_t retval;
+	size_t a, b, i;
 
 	for (a = c->a; a < c->b; a = b) {
 		for (b = a + 1; b < c->b && b - a < c->cap &&
 		     c->pt[b].g->jblk == c->pt[b - 1].g->jblk + 1; b++)
 			;
-		e4_jview_unpin(c->v);
-		if (e4_jview_get(c->v, c->pt[a].g->jblk, b - a, NULL, &d))
-			continue;
-		check_run(c->codec, c->pt, a, b, d, c->bs);
+		r.a = a;
+		r.b = b;
+		retval = e4_jview_apply(c->v, c->pt[a].g->jblk, b - a, NULL,
+					check_run_fn, &r);
+		if (retval == E4_ERR_CHANGED_SIZE) {
+			/* a run cut short: none of it counts */
+			for (i = a; i < b; i++)
+				c->pt[i].g->csum_ok = E4_CSUM_PENDING;
+			c->err = retval;
+			break;
+		}
 	}
 	return NULL;
 }
@@ -626,10 +682,11 @@ static void *check_part(void *arg)
  * in place, as fast as the cpus go.  What a share cannot map is left
  * pending.  Best effort: a thread that cannot start leaves its share.
  */
-static void check_threaded(struct e4_jview *view, struct ptag *pt, size_t n,
-			   const struct e4_jcodec *codec, unsigned int bs,
-			   blk64_t cap)
+static errcode_t check_threaded(struct e4_jview *view, struct ptag *pt,
+				size_t n, const struct e4_jcodec *codec,
+				unsigned int bs, blk64_t cap)
 {
+	errcode_t err = 0;
 	struct ckpart part[CHECK_THREADS_MAX];
 	pthread_t th[CHECK_THREADS_MAX];
 	int started[CHECK_THREADS_MAX] = { 0 };
@@ -637,7 +694,7 @@ static void check_threaded(struct e4_jview *view, struct ptag *pt, size_t n,
 	size_t nt, t;
 
 	if (!e4_jview_mapped(view) || n < CHECK_THREADS_MIN || ncpu < 2)
-		return;
+		return 0;
 	nt = ncpu > CHECK_THREADS_MAX ? CHECK_THREADS_MAX : (size_t)ncpu;
 	for (t = 0; t < nt; t++) {
 		part[t].pt = pt;
@@ -646,6 +703,7 @@ static void check_threaded(struct e4_jview *view, struct ptag *pt, size_t n,
 		part[t].codec = codec;
 		part[t].bs = bs;
 		part[t].cap = cap;
+		part[t].err = 0;
 		part[t].v = NULL;
 		if (e4_jview_dup(view, &part[t].v))
 			continue;
@@ -659,7 +717,10 @@ static void check_threaded(struct e4_jview *view, struct ptag *pt, size_t n,
 		if (started[t])
 			pthread_join(th[t], NULL);
 		e4_jview_close(part[t].v);
+		if (part[t].err)
+			err = part[t].err;
 	}
+	return err;
 }
 
 errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
@@ -670,7 +731,7 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 	struct e4_jview *view = NULL;
 	struct ptag *pt = NULL;
 	unsigned char *buf = NULL;
-	const unsigned char *d;
+	struct ckrun r = { NULL, NULL, 0, 0, bs };
 	size_t n = 0, i, k, a, b;
 	errcode_t retval;
 
@@ -678,6 +739,7 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 	if (!s->ncsum_pending)
 		return 0;
 	e4_jcodec_init(&codec, &j->jsb, bs);
+	r.codec = &codec;
 	retval = ext2fs_get_array(s->ncsum_pending, sizeof(*pt), &pt);
 	if (!retval)
 		retval = ext2fs_get_mem(cap * bs, &buf);
@@ -697,7 +759,10 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 		;
 	if (i < n)
 		xsort(pt, n, sizeof(*pt), cmp_ptag_jblk);
-	check_threaded(view, pt, n, &codec, bs, cap);
+	r.pt = pt;
+	retval = check_threaded(view, pt, n, &codec, bs, cap);
+	if (retval)
+		goto out;	/* the file changed size under the check */
 	/* what the threads left (or all of it): runs on this thread */
 	for (a = 0; a < n; a = b) {
 		if (pt[a].g->csum_ok != E4_CSUM_PENDING) {
@@ -708,8 +773,14 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 		     pt[b].g->csum_ok == E4_CSUM_PENDING &&
 		     pt[b].g->jblk == pt[b - 1].g->jblk + 1; b++)
 			;
-		e4_jview_unpin(view);
-		if (e4_jview_get(view, pt[a].g->jblk, b - a, buf, &d)) {
+		r.a = a;
+		r.b = b;
+		retval = e4_jview_apply(view, pt[a].g->jblk, b - a, buf,
+					check_run_fn, &r);
+		if (retval == E4_ERR_CHANGED_SIZE)
+			goto out;
+		if (retval) {
+			retval = 0;
 			/* As the scan: an unreadable copy fails. */
 			for (i = a; i < b; i++)
 				pt[i].g->csum_ok = !e4_journal_read(j,
@@ -718,7 +789,6 @@ errcode_t e4_jscan_check_tags(e4_journal_t j, struct e4_jscan *s)
 							pt[i].tid, buf);
 			continue;
 		}
-		check_run(&codec, pt, a, b, d, bs);
 	}
 	s->ncsum_pending = 0;
 	count_bad_tags(s);
@@ -854,6 +924,10 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 	finish(s);
 	scan_fc(&sc);
 	retval = fc_scan(j, flags, s);
+	/* A file another process shrank or grew under the read: no scan of
+	 * it means anything (not the kernel's io error; jview.c). */
+	if (!retval && e4_jview_changed(sc.r.view))
+		retval = E4_ERR_CHANGED_SIZE;
 out:
 	e4_jview_close(sc.r.view);
 	ext2fs_free_mem(&sc.r.buf);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,20 @@ bad:
 static errcode_t guard_latched;
 static char *guard_undo_name;	/* the undo file: written uncached */
 
+/*
+ * A signal during an in-place write (target.c's handler, through
+ * e4s_undo_guard_stop()): the device writes from then on fail with EINTR,
+ * the undo file's are let through, so undo_io's close still writes its
+ * finished header over the blocks it saved, and the run ends on its
+ * failure path (what was written, where the undo file is).  guard_wrote:
+ * a device write has been let through.  Both are set and read in signal
+ * context: sig_atomic_t, no call.  guard_nwrites counts device writes for
+ * the test hook E4_TEST_STOP_WRITE=K (a SIGSTOP before the K-th).
+ */
+static volatile sig_atomic_t guard_stopped, guard_wrote;
+static unsigned long guard_nwrites, guard_stop_at;
+static char guard_undo_mark;	/* app_data of an undo file's channel */
+
 static errcode_t guard_open(const char *name, int flags, io_channel *ret)
 {
 	io_channel io = NULL, inner = NULL;
@@ -121,6 +136,9 @@ static errcode_t guard_open(const char *name, int flags, io_channel *ret)
 	io->flags = inner->flags;
 	io->private_data = inner;
 	inner->app_data = io;
+	/* undo_io never sets app_data on its backing channels: ours. */
+	if (guard_undo_name && !strcmp(name, guard_undo_name))
+		io->app_data = &guard_undo_mark;
 	*ret = io;
 	return 0;
 }
@@ -183,11 +201,36 @@ static errcode_t guard_note(errcode_t retval)
 	return retval;
 }
 
+/*
+ * Before a write on @io: 0 to let it through, else the error to return.
+ * A device write after e4s_undo_guard_stop() fails (EINTR, not latched:
+ * the undo file's writes go on); the test hook stops the run first.
+ */
+static errcode_t guard_pass(io_channel io)
+{
+	const char *k;
+
+	if (guard_latched)
+		return guard_latched;
+	if (io->app_data == &guard_undo_mark)
+		return 0;
+	if (!guard_nwrites++ && (k = getenv("E4_TEST_STOP_WRITE")))
+		guard_stop_at = strtoul(k, NULL, 10);
+	if (guard_stop_at && guard_nwrites == guard_stop_at)
+		raise(SIGSTOP);	/* tests/r_sigint_undo signals it here */
+	if (guard_stopped)
+		return EINTR;
+	guard_wrote = 1;
+	return 0;
+}
+
 static errcode_t guard_write64(io_channel io, unsigned long long block,
 			       int count, const void *data)
 {
-	if (guard_latched)
-		return guard_latched;
+	errcode_t retval = guard_pass(io);
+
+	if (retval)
+		return retval;
 	return guard_note(io_channel_write_blk64(io->private_data, block,
 						 count, data));
 }
@@ -201,8 +244,10 @@ static errcode_t guard_write(io_channel io, unsigned long block, int count,
 static errcode_t guard_write_byte(io_channel io, unsigned long offset,
 				  int count, const void *data)
 {
-	if (guard_latched)
-		return guard_latched;
+	errcode_t retval = guard_pass(io);
+
+	if (retval)
+		return retval;
 	return guard_note(io_channel_write_byte(io->private_data, offset,
 						count, data));
 }
@@ -237,16 +282,20 @@ static errcode_t guard_get_stats(io_channel io, io_stats *stats)
 static errcode_t guard_zeroout(io_channel io, unsigned long long block,
 			       unsigned long long count)
 {
-	if (guard_latched)
-		return guard_latched;
+	errcode_t retval = guard_pass(io);
+
+	if (retval)
+		return retval;
 	return guard_note(io_channel_zeroout(io->private_data, block, count));
 }
 
 static errcode_t guard_discard(io_channel io, unsigned long long block,
 			       unsigned long long count)
 {
-	if (guard_latched)
-		return guard_latched;
+	errcode_t retval = guard_pass(io);
+
+	if (retval)
+		return retval;
 	return guard_note(io_channel_discard(io->private_data, block, count));
 }
 
@@ -273,6 +322,21 @@ io_manager e4s_undo_guard_manager = &guard_manager;
 errcode_t e4s_undo_guard_error(void)
 {
 	return guard_latched;
+}
+
+int e4s_undo_guard_wrote(void)
+{
+	return guard_wrote;
+}
+
+void e4s_undo_guard_stop(void)
+{
+	guard_stopped = 1;
+}
+
+int e4s_undo_guard_stopped(void)
+{
+	return guard_stopped;
 }
 
 /*

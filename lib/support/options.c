@@ -172,7 +172,7 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	switch (id) {
 	case 'v': r->verbose = 1; break;
 	case 'n': r->dry_run = 1; break;
-	case 'f': r->force = 1; break;
+	case 'f': r->force++; break;	/* -f -f: 2 */
 	case 'l': r->list = 1; break;
 	case 'O': r->features = optarg; break;
 	case 'E':

@@ -37,7 +37,7 @@ struct e4s_req {
 	int		verbose;	/* -v */
 	int		json;		/* --json 1, --json=lines 2 */
 	int		dry_run;	/* -n */
-	int		force;		/* -f */
+	int		force;		/* -f given this many times */
 
 	/* e4replay: the replay */
 	const char	*target;	/* what the replay writes: IMAGE or

@@ -31,6 +31,7 @@
 #include <blkid.h>
 #include <et/com_err.h>
 
+#include "open.h"
 #include "stack.h"
 #include "target.h"
 
@@ -805,29 +806,62 @@ errcode_t e4s_size_bytes(const char *path, uint64_t *bytes)
 /* ---- outputs ---- */
 
 /*
- * The temporary names of the outputs under way: a SIGINT, SIGTERM or
- * SIGHUP removes them (unlink() of each recorded name is async-signal-
- * safe), then the signal is raised again with its default action, so an
- * interrupted run leaves no ".NAME.e4tmp-XXXXXX" behind (OUTPUT as it
- * was).  Undo files are not recorded: a run interrupted after writing in
- * place needs its undo file (e4s_undo_finish() keeps it on failure too).
- * Updated with the three signals blocked.
+ * The temporary names of the outputs under way (live_tmp) and of the undo
+ * files (live_undo): a SIGINT, SIGTERM or SIGHUP removes them (unlink()
+ * of each recorded name is async-signal-safe), then the signal is raised
+ * again with its default action, so an interrupted run leaves no
+ * ".NAME.e4tmp-XXXXXX" behind (OUTPUT as it was, no undo file of writes
+ * that are gone or never made).  Except in place: once a writer that
+ * called e4s_defer_interrupts() has written the device through the undo
+ * guard (open.c) and no temporary output is under way, the undo file is
+ * needed, so the handler only stops the writes (e4s_undo_guard_stop():
+ * the next one fails with EINTR); the run ends on its failure path, which
+ * names what was written and where its undo file is, and
+ * e4s_interrupt_finish() then dies of the signal.  Later signals are
+ * ignored until then.  Updated with the three signals blocked.
  */
 #define LIVE_MAX	8
 static const char *volatile live_tmp[LIVE_MAX];
+static const char *volatile live_undo[LIVE_MAX];
+static volatile sig_atomic_t live_caught, live_defer;
 static const int live_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static int live_any(const char *volatile *names)
+{
+	size_t i;
+
+	for (i = 0; i < LIVE_MAX; i++)
+		if (names[i])
+			return 1;
+	return 0;
+}
 
 static void live_handler(int sig)
 {
 	int saved = errno;
+	struct sigaction sa;
 	size_t i;
 
-	for (i = 0; i < LIVE_MAX; i++)
+	if (live_caught)
+		return;		/* stopping already */
+	if (live_defer && live_any(live_undo) && !live_any(live_tmp) &&
+	    e4s_undo_guard_wrote()) {
+		live_caught = sig;
+		e4s_undo_guard_stop();
+		return;
+	}
+	for (i = 0; i < LIVE_MAX; i++) {
 		if (live_tmp[i])
 			unlink(live_tmp[i]);
+		if (live_undo[i])
+			unlink(live_undo[i]);
+	}
 	errno = saved;
-	/* SA_RESETHAND: the default action now; delivered on return */
-	raise(sig);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	raise(sig);	/* blocked in here: the default action on return */
 }
 
 static void live_block(sigset_t *old)
@@ -841,8 +875,10 @@ static void live_block(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
-/* Record @tmp (NULL: forget @old_tmp); installs the handlers once. */
-static void live_set(const char *old_tmp, const char *tmp)
+/* Record @tmp in @names (NULL: forget @old_tmp in both lists); installs
+ * the handlers once. */
+static void live_put(const char *volatile *names, const char *old_tmp,
+		     const char *tmp)
 {
 	static int installed;
 	sigset_t old;
@@ -854,8 +890,9 @@ static void live_set(const char *old_tmp, const char *tmp)
 
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = live_handler;
-		sa.sa_flags = SA_RESETHAND;
 		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < sizeof(live_sigs) / sizeof(live_sigs[0]); i++)
+			sigaddset(&sa.sa_mask, live_sigs[i]);
 		for (i = 0; i < sizeof(live_sigs) / sizeof(live_sigs[0]); i++)
 			/* a signal the caller ignores (nohup) stays so */
 			if (!sigaction(live_sigs[i], NULL, &cur) &&
@@ -864,16 +901,45 @@ static void live_set(const char *old_tmp, const char *tmp)
 		installed = 1;
 	}
 	for (i = 0; i < LIVE_MAX; i++) {
-		if (tmp && !live_tmp[i]) {
-			live_tmp[i] = tmp;
+		if (tmp && !names[i]) {
+			names[i] = tmp;
 			break;
 		}
-		if (!tmp && live_tmp[i] == old_tmp) {
+		if (!tmp && live_tmp[i] == old_tmp)
 			live_tmp[i] = NULL;
-			break;
-		}
+		if (!tmp && live_undo[i] == old_tmp)
+			live_undo[i] = NULL;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void live_set(const char *old_tmp, const char *tmp)
+{
+	live_put(live_tmp, old_tmp, tmp);
+}
+
+void e4s_defer_interrupts(void)
+{
+	live_defer = 1;
+}
+
+void e4s_interrupt_finish(const char *prog)
+{
+	int sig = live_caught;
+	sigset_t set;
+
+	if (!sig)
+		return;
+	fprintf(stderr, "%s: stopped by %s at its next write (what was "
+		"written and where the undo file is: above)\n", prog,
+		sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+		"SIGHUP");
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }
 
 errcode_t e4s_output_begin(const char *prog, const char *what,
@@ -1201,7 +1267,8 @@ errcode_t e4s_undo_begin(const char *prog, const char *path,
 	retval = e4s_output_begin(prog, "undo file", path, &u->out);
 	if (retval)
 		return retval;
-	live_set(u->out.tmp, NULL);	/* kept on a signal: see live_tmp */
+	live_set(u->out.tmp, NULL);	/* an undo file: see live_tmp */
+	live_put(live_undo, NULL, u->out.tmp);
 	/* libext2fs's undo_io opens it by name; an empty file is new. */
 	close(u->out.fd);
 	u->out.fd = -1;
@@ -1222,6 +1289,7 @@ int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
 			"undo file %s is incomplete: its superblock copy is not "
 			"%s's, e2undo refuses it; %s is as it was\n", prog,
 			u->device, u->out.tmp, u->device, u->out.path);
+		live_set(u->out.tmp, NULL);
 		free(u->out.tmp);
 		u->out.tmp = NULL;
 		return 2;
@@ -1240,7 +1308,13 @@ int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
 			return -1;
 		/* As tune2fs, e2fsck, mke2fs, resize2fs -z (e2fsprogs 1.47:
 		 * an existing undo file is deleted, the command printed). */
-		if (ok && u->device)
+		if (ok && u->device && u->what)
+			fprintf(stderr, "%s: its writes to the %s %s can be "
+				"undone using the command: e2undo %s %s%s\n",
+				prog, u->what, u->device, u->out.path,
+				u->device, replaced ? " (the undo file of an "
+				"earlier run was replaced)" : "");
+		else if (ok && u->device)
 			fprintf(stderr, "%s: this run can be undone using the "
 				"command: e2undo %s %s%s\n", prog, u->out.path,
 				u->device, replaced ? " (the undo file of an "
@@ -1251,6 +1325,7 @@ int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok)
 	fprintf(stderr, "%s: the run failed after writing; its undo file is "
 		"%s (e2undo it to undo those writes); %s is as it was\n",
 		prog, u->out.tmp, u->out.path);
+	live_set(u->out.tmp, NULL);
 	free(u->out.tmp);
 	u->out.tmp = NULL;
 	return 2;

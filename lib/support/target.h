@@ -209,6 +209,29 @@ errcode_t e4s_output_commit(const char *prog, struct e4s_output *out);
  */
 void e4s_output_abort(struct e4s_output *out);
 
+/* ---- signals (target.c) ---- */
+
+/*
+ * e4s_defer_interrupts() - for a writer in place (e4replay, e4tune): a
+ * SIGINT, SIGTERM or SIGHUP that arrives once the device has been written
+ * through the undo guard (open.c, -z) while no temporary output is under
+ * way does not kill the run: the next device write fails with EINTR
+ * (e4s_undo_guard_stop()), the run ends on its failure path (it names
+ * what was written; e4s_undo_finish() where the undo file is and the
+ * e2undo command), and e4s_interrupt_finish() then dies of the signal.
+ * Before any write, or with a temporary output, the signal removes the
+ * temporary files, undo files included, and kills the run at once.
+ * Process state of the tools (the handlers are process-wide).
+ */
+void e4s_defer_interrupts(void);
+
+/*
+ * e4s_interrupt_finish() - at the end of a run: if a signal was deferred,
+ * print one line naming it and die of it (default action: exit status
+ * 128 + the signal's number); else return.
+ */
+void e4s_interrupt_finish(const char *prog);
+
 /* ---- undo files (target.c) ---- */
 
 /*
@@ -221,6 +244,9 @@ struct e4s_undo {
 	struct e4s_output	out;
 	const char		*device;	/* what it undoes, or NULL:
 						 * checked after a failed run */
+	const char		*what;		/* NULL: the run's; else what
+						 * device it is, e.g. "external
+						 * journal": its own line */
 };
 
 /*
@@ -241,7 +267,9 @@ errcode_t e4s_undo_begin(const char *prog, const char *path,
  * after a failed run over an existing @path it is kept under its
  * temporary name, which a line names (e2undo undoes the failed run's
  * writes with it), and @path stays as it was: 2.  A failed rename is
- * printed: -1.
+ * printed: -1.  With @u->device set, the e2undo command is printed
+ * (after a success, one line per undo file: @u->what, if set, names the
+ * device it undoes, e.g. e4replay -j's "external journal").
  */
 int e4s_undo_finish(const char *prog, struct e4s_undo *u, int ok);
 

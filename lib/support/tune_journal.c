@@ -282,11 +282,83 @@ static void print_changes(const char *prog, const void *oldb,
 		printf("%s: journal superblock unchanged\n", prog);
 }
 
+/* What the kernel does with a log (e4_log_outcome()), in words. */
+static void outcome_words(const struct e4_log_outcome *r, char *buf,
+			  size_t len)
+{
+	int n;
+
+	if (r->fail) {
+		snprintf(buf, len, "its recovery fails at tid %u (%s): "
+			 "nothing replayed, no mount", r->end_tid,
+			 error_message(r->fail));
+		return;
+	}
+	if (r->ncommitted)
+		n = snprintf(buf, len, "it replays tids %u-%u (%zu "
+			     "transaction%s, %llu tags)", r->start_tid,
+			     r->end_tid - 1, r->ncommitted,
+			     r->ncommitted == 1 ? "" : "s",
+			     (unsigned long long)r->ntags);
+	else
+		n = snprintf(buf, len, "it replays nothing");
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (r->refused.err)
+		snprintf(buf + n, len - n, ", then refuses to mount (%s, tid "
+			 "%u)", error_message(r->refused.err), r->refused.tid);
+	else if (r->corrupt)
+		snprintf(buf + n, len - n, ", the rest of the log discarded "
+			 "as corrupt");
+}
+
+/*
+ * -f on a log that needs recovery: an edit of the journal superblock must
+ * not change what the kernel's recovery makes of that log (which
+ * transactions it replays, whether it refuses the mount) unless -f is
+ * given twice (tune2fs's double force).  0 to go on, 1 refused (one
+ * line), after the line that says what changes when forced twice.
+ */
+static int check_reinterpret(const char *prog, const struct e4s_req *o,
+			     e4_journal_t j, const unsigned char *newsb,
+			     const char *where)
+{
+	struct e4_log_outcome before, after;
+	char a[256], b[256];
+	errcode_t retval;
+
+	if (!j->jsb.start || !memcmp(j->sb, newsb, JBD2_JSB_SIZE))
+		return 0;
+	retval = e4_log_outcome(j, NULL, &before);
+	if (!retval)
+		retval = e4_log_outcome(j, newsb, &after);
+	if (retval) {
+		com_err(prog, retval, "while scanning the log of %s under "
+			"the edit", where);
+		return 1;
+	}
+	if (e4_log_outcome_same(&before, &after))
+		return 0;
+	outcome_words(&before, b, sizeof(b));
+	outcome_words(&after, a, sizeof(a));
+	if (o->force >= 2) {
+		fprintf(stderr, "%s: -f -f: this edit changes what the kernel "
+			"makes of the log of %s: before, %s; after, %s\n",
+			prog, where, b, a);
+		return 0;
+	}
+	fprintf(stderr, "%s: the log of %s needs recovery and this edit "
+		"changes what the kernel makes of it: now %s; after the edit "
+		"%s; replay it first (e4replay %s), or give -f twice to edit "
+		"anyway\n", prog, where, b, a, o->device);
+	return 1;
+}
+
 int e4s_tune_journal_write(const char *prog, const struct e4s_req *o,
 			 ext2_filsys fs)
 {
 	const char *where = o->journal_dev ? o->journal_dev : o->device;
-	unsigned char newsb[JBD2_JSB_SIZE];
+	unsigned char newsb[JBD2_JSB_SIZE], oldsb[JBD2_JSB_SIZE];
 	e4_journal_t j = NULL;
 	char bad[128];
 	int flags = 0, empty_needed = 0;
@@ -380,16 +452,24 @@ needs_recovery:
 		memcpy(newsb + JBD2_JSB_UUID, uu, 16);
 	}
 	e4_jsb_set_csum(newsb);
-	print_changes(prog, j->sb, newsb, o->dry_run);
+	if (check_reinterpret(prog, o, j, newsb, where)) {
+		retval = E4_ERR_NEEDS_RECOVERY;
+		goto out;
+	}
 	/* A no-op edit writes nothing (so close does not touch the fs
 	 * superblock's s_kbytes_written either). */
-	if (o->dry_run || !memcmp(j->sb, newsb, JBD2_JSB_SIZE))
+	if (o->dry_run || !memcmp(j->sb, newsb, JBD2_JSB_SIZE)) {
+		print_changes(prog, j->sb, newsb, o->dry_run);
 		goto out;
+	}
+	memcpy(oldsb, j->sb, JBD2_JSB_SIZE);
 	memcpy(j->sb, newsb, JBD2_JSB_SIZE);
 	retval = e4_journal_write_sb(j);
-	if (retval)
+	if (retval)	/* "changed" only once it is written */
 		com_err(prog, retval, "while writing journal superblock of %s",
 			where);
+	else
+		print_changes(prog, oldsb, newsb, 0);
 out:
 	e4_journal_close(j);
 	return retval ? 1 : 0;
