@@ -360,11 +360,16 @@ static int parse_drop(const char *prog, const struct e4s_wlog_input *in,
 			goto bad;
 		}
 		if ((int64_t)v < flush || (e->flags & E4_WLOG_FUA)) {
+			char why[64];
+
+			if (e->flags & E4_WLOG_FUA)
+				snprintf(why, sizeof(why), "FUA");
+			else
+				snprintf(why, sizeof(why), "before the FLUSH "
+					 "at entry %lld", (long long)flush);
 			fprintf(stderr, "%s: --drop: entry %llu is durable at "
 				"the point (%s): a power cut cannot lose it\n",
-				prog, (unsigned long long)v,
-				(e->flags & E4_WLOG_FUA) ? "FUA" :
-				"before the FLUSH of the last flush entry");
+				prog, (unsigned long long)v, why);
 			goto bad;
 		}
 		a[k++] = v;
