@@ -48,21 +48,23 @@ void do_wlog_list(int argc, char **argv, int sci_idx, void *infop)
 
 void do_wlog_at(int argc, char **argv, int sci_idx, void *infop)
 {
-	static const int accept[] = { 'v', 'n', 'o', E4S_O_JSON, 0 };
+	static const int accept[] = { 'v', 'n', 'o', E4S_O_JSON, E4S_O_DROP,
+				      0 };
 
 	(void)sci_idx;
-	run(argc, argv, infop, accept, 2,
-	    "[-v] [--json] [-n | -o OUTPUT] LOG ENTRY|MARK", 'a');
+	run(argc, argv, infop, accept, 2, "[-v] [--json] [--drop=E1,E2,...] "
+	    "[-n | -o OUTPUT] LOG ENTRY|MARK", 'a');
 }
 
 void do_wlog_check(int argc, char **argv, int sci_idx, void *infop)
 {
 	static const int accept[] = {
-		'v', E4S_O_JSON, E4S_O_MARKS, E4S_O_DATA_MODE, 0
+		'v', E4S_O_JSON, E4S_O_MARKS, E4S_O_DATA_MODE, E4S_O_REORDER,
+		0
 	};
 
 	(void)sci_idx;
-	run(argc, argv, infop, accept, 1, "[-v] [--json] [--marks] "
+	run(argc, argv, infop, accept, 1, "[-v] [--json] [--marks] [--reorder] "
 	    "[--data-mode=auto|ordered|journal|writeback] LOG", 'c');
 }
 

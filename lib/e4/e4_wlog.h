@@ -230,6 +230,20 @@ const char *e4_wlog_dev_name(e4_wlog_dev_t d);
  */
 errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point);
 
+/*
+ * e4_wlog_dev_set_drop() - leave the @n entries @ents out of the device
+ * from now on (n = 0: none), on every channel open on @d: a sector is
+ * served by the newest entry up to the point that is not left out, else
+ * by BASE.  The crash state in which a volatile write cache lost exactly
+ * those writes (wlog_reorder.c's witnesses; e4replay --at --drop).
+ * Replaces the previous set.  e4_wlog_dev_latest() and reads follow it;
+ * e4_wlog_dev_first_write() does not (it is about the log).  Returns 0,
+ * EXT2_ET_INVALID_ARGUMENT (an entry past the log: nothing changed) or
+ * EXT2_ET_NO_MEMORY.  Memory: one bit per entry of the log.
+ */
+errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *ents,
+			      size_t n);
+
 /* e4_wlog_dev_log() - the log @d serves. */
 e4_wlog_t e4_wlog_dev_log(e4_wlog_dev_t d);
 
@@ -427,6 +441,39 @@ struct e4_wlog_report {
 errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 			struct e4_wlog_report **ret);
 
+/*
+ * One newly mapped initialized block of a regular file that a commit write
+ * makes replayable, as e4_wlog_check() finds it (not those logged in the
+ * journal: replay writes them): for e4_wlog_check_newblk().
+ */
+struct e4_wlog_newblk {
+	uint32_t	tid;
+	ext2_ino_t	ino;
+	uint32_t	generation;
+	blk64_t		lblk, pblk;	/* fs blocks */
+	int		conversion;	/* unwritten -> written */
+	int64_t		commit_entry;	/* the commit write */
+	int64_t		freed_entry;	/* the commit write that last freed
+					 * the block, -1: not freed in the
+					 * log (its data counts from BASE) */
+};
+
+/* Called once per such block; a non-zero return stops the check with it. */
+typedef errcode_t (*e4_wlog_newblk_fn)(void *priv,
+				       const struct e4_wlog_newblk *nb);
+
+/*
+ * e4_wlog_check_newblk() - e4_wlog_check() that also hands every newly
+ * mapped initialized, unjournaled regular-file block of every checked
+ * commit write to @fn (NULL: none), in log order, during the walk (the
+ * device's point is then at the commit write: @fn must not move it).
+ * Same returns, plus what @fn returns.
+ */
+errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
+			       const struct e4_wlog_check_opts *o,
+			       e4_wlog_newblk_fn fn, void *priv,
+			       struct e4_wlog_report **ret);
+
 /* e4_wlog_report_free() - release @rep (NULL is fine). */
 void e4_wlog_report_free(struct e4_wlog_report *rep);
 
@@ -441,6 +488,108 @@ int e4_wlog_report_in_journal(const struct e4_wlog_report *rep, blk64_t b);
 /* e4_wlog_kind_name() - "stale", "no-data-write", "no-flush",
  * "unrecoverable"; with @permitted the first three end "-permitted". */
 const char *e4_wlog_kind_name(int kind, int permitted);
+
+/* ---- wlog_reorder.c: crash states of a volatile write cache ------------- */
+
+/*
+ * A reorder violation: a crash state in which tid T's commit write (and
+ * every write that makes T replayable) persisted while the data writes
+ * of one block T newly maps initialized did not, and no durable write
+ * since the block was last freed covers it: recovery replays T and the
+ * file exposes stale data at (ino, lblk).
+ */
+struct e4_wlog_reorder_viol {
+	uint32_t	tid;
+	ext2_ino_t	ino;
+	uint32_t	generation;	/* i_generation */
+	blk64_t		lblk, pblk, len;	/* a run of fs blocks,
+						 * each with this witness */
+	int		conversion;	/* unwritten -> written */
+	int		permitted;	/* a note: data=writeback given */
+	int64_t		commit_entry;	/* T's commit write */
+	int64_t		data_entry;	/* the last data write left out */
+	int64_t		flush_entry;	/* the last FLUSH entry before the
+					 * commit write, -1 none (BASE is
+					 * the last durable state) */
+	int64_t		freed_entry;	/* the commit write that last freed
+					 * the block, -1 none */
+	uint64_t	*witness;	/* the entries to drop, sorted: the
+					 * smallest set (the writes of one
+					 * sector since it was last freed) */
+	size_t		nwitness;
+	int		confirmed;	/* the witness state (the device at
+					 * commit_entry without the witness)
+					 * was opened: its recovery replays T
+					 * and maps (ino, lblk) initialized
+					 * to pblk, not from the journal */
+	char		*path;		/* in the witness state, or NULL */
+};
+
+/* One epoch: the writes between two FLUSH entries. */
+struct e4_wlog_epoch {
+	int64_t		flush_entry;	/* the FLUSH opening it, -1: BASE */
+	int64_t		last_entry;	/* its last entry (before the next
+					 * FLUSH, or the log's last) */
+	uint64_t	volatile_writes;	/* writes and DISCARDs in it
+						 * that a power cut may lose
+						 * (not FUA; a PREFLUSH write
+						 * opening it counts) */
+	uint64_t	commits;	/* commit writes in it */
+	uint64_t	violations;	/* of those commits */
+};
+
+struct e4_wlog_reorder_report {
+	struct e4_wlog_report	*rep;	/* the commit-write pass
+					 * (commits_only): transactions,
+					 * warnings, data mode, journal area */
+	struct e4_wlog_epoch	*epochs;	/* in log order */
+	size_t			nepochs;
+	struct e4_wlog_reorder_viol *v;	/* by commit entry, ino, lblk */
+	size_t			nv;
+	uint64_t		blocks;	/* new initialized blocks judged */
+	uint64_t		states;	/* crash states the epochs hold:
+					 * sum of 2^volatile_writes,
+					 * saturated at UINT64_MAX */
+	uint64_t		witness_states;	/* witness states opened */
+	uint64_t		violations;	/* confirmed runs, not
+						 * permitted */
+	uint64_t		violation_blocks;
+	uint64_t		notes;		/* confirmed runs, permitted */
+	uint64_t		unconfirmed;	/* runs the witness state did not
+						 * show (not counted above) */
+};
+
+/*
+ * e4_wlog_reorder() - every crash state a volatile write cache can leave,
+ * decided without enumerating them.  At a point P the device holds every
+ * entry up to the last FLUSH entry F before P (REQ_PREFLUSH: all writes
+ * completed before it are durable; Linux block/blk-flush.c) and any
+ * subset of the writes and DISCARDs after it up to P, FUA writes from
+ * their completion on.  Such a state exposes stale data exactly when the
+ * writes that make a transaction T replayable (its descriptor, logged and
+ * commit blocks as the kernel's scan and checksums accept them: the
+ * prefix state at T's commit write replays T, e4_wlog_check()) are in the
+ * subset while, for one sector of a block T newly maps initialized, every
+ * write since the block was last freed is lost: no durable one (before a
+ * FLUSH that precedes the commit write, or FUA) exists.  The data writes
+ * are outside the journal, so leaving them out does not change what
+ * recovery replays; the smallest such state drops the writes of one
+ * sector (the witness).  A block with no write at all before the commit
+ * write is the prefix check's finding (no-data-write), not reported here.
+ * Cost: one pass of e4_wlog_check() over the commit writes, O(writes of
+ * the block's sectors) per new block, and one witness state opened per
+ * distinct witness, to confirm it (e4_replayed_open() on the device with
+ * the witness dropped).  With an explicit data=writeback (o->data_mode)
+ * the violations are notes.  Nothing is written; the device's point and
+ * drop set are left at the last entry, none.  On success *@ret is owned
+ * by the caller (e4_wlog_reorder_free()).  Returns 0 or
+ * e4_wlog_check()'s errors.
+ */
+errcode_t e4_wlog_reorder(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
+			  struct e4_wlog_reorder_report **ret);
+
+/* e4_wlog_reorder_free() - release @rr (NULL is fine). */
+void e4_wlog_reorder_free(struct e4_wlog_reorder_report *rr);
 
 /* ---- wlog_stats.c: journal statistics of a write log, per commit write -- */
 

@@ -155,6 +155,8 @@ struct ctx {
 	unsigned char		*buf, *buf2;	/* one fs block each */
 	unsigned char		*ibuf;		/* one inode */
 	int64_t			last_mark;	/* entry of the last MARK */
+	e4_wlog_newblk_fn	nb_fn;		/* e4_wlog_check_newblk() */
+	void			*nb_priv;
 	int			fc_warned, unreplayable_warned;
 	/* the point being checked */
 	struct rstate		*cur;
@@ -831,6 +833,21 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 			tx->conversions += !!m->conversion;
 			if (journaled(cur.rp.scan, k + 1, m->pblk + b))
 				continue;
+			if (c->nb_fn) {
+				struct e4_wlog_newblk nb;
+
+				nb.tid = tid;
+				nb.ino = m->ino;
+				nb.generation = gen;
+				nb.lblk = m->lblk + b;
+				nb.pblk = m->pblk + b;
+				nb.conversion = !!m->conversion;
+				nb.commit_entry = commit;
+				nb.freed_entry = freed_at(c, m->pblk + b) - 1;
+				retval = c->nb_fn(c->nb_priv, &nb);
+				if (retval)
+					break;
+			}
 			kind = io_order(c, m->pblk + b, commit, &data);
 			if (kind < 0)
 				continue;
@@ -1150,6 +1167,14 @@ void e4_wlog_report_free(struct e4_wlog_report *rep)
 errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 			struct e4_wlog_report **ret)
 {
+	return e4_wlog_check_newblk(d, o, NULL, NULL, ret);
+}
+
+errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
+			       const struct e4_wlog_check_opts *o,
+			       e4_wlog_newblk_fn fn, void *priv,
+			       struct e4_wlog_report **ret)
+{
 	struct ctx c;
 	struct e4_wlog_report *rep = NULL;
 	errcode_t retval;
@@ -1162,6 +1187,8 @@ errcode_t e4_wlog_check(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 	c.o = o;
 	c.log = e4_wlog_dev_log(d);
 	c.last_mark = -1;
+	c.nb_fn = fn;
+	c.nb_priv = priv;
 	retval = ext2fs_get_memzero(sizeof(*rep), &rep);
 	if (retval)
 		return retval;

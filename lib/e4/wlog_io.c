@@ -53,8 +53,16 @@ struct e4_wlog_dev {
 	uint64_t	*dismax;	/* prefix max of dis[].end */
 	size_t		ndis;
 	unsigned char	*bounce;	/* one sector */
+	unsigned char	*drop;		/* entries left out (a bitmap over
+					 * the entries), or NULL */
 	char		name[48];
 };
+
+/* Is entry @e left out of the device (e4_wlog_dev_set_drop())? */
+static int dropped(const struct e4_wlog_dev *d, int64_t e)
+{
+	return d->drop && e >= 0 && ((d->drop[e >> 3] >> (e & 7)) & 1);
+}
 
 static uint64_t hash_sector(uint64_t s)
 {
@@ -257,6 +265,7 @@ void e4_wlog_dev_free(e4_wlog_dev_t d)
 	ext2fs_free_mem(&d->dis);
 	ext2fs_free_mem(&d->dismax);
 	ext2fs_free_mem(&d->bounce);
+	ext2fs_free_mem(&d->drop);
 	ext2fs_free_mem(&d);
 }
 
@@ -271,6 +280,29 @@ errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point)
 	if (point < -1 || (point >= 0 && (uint64_t)point >= d->log->nr_entries))
 		return EXT2_ET_INVALID_ARGUMENT;
 	d->point = point;
+	return 0;
+}
+
+errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *ents,
+			      size_t n)
+{
+	unsigned char *m = NULL;
+	size_t i;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	for (i = 0; i < n; i++)
+		if (ents[i] >= d->log->nr_entries)
+			return EXT2_ET_INVALID_ARGUMENT;
+	if (n) {
+		retval = ext2fs_get_memzero((d->log->nr_entries + 7) / 8, &m);
+		if (retval)
+			return retval;
+		for (i = 0; i < n; i++)
+			m[ents[i] >> 3] |= 1 << (ents[i] & 7);
+	}
+	ext2fs_free_mem(&d->drop);
+	d->drop = m;
 	return 0;
 }
 
@@ -309,6 +341,8 @@ static int64_t latest_write(const struct e4_wlog_dev *d, uint64_t sector,
 		else
 			hi = mid;
 	}
+	while (lo && dropped(d, l[lo - 1]))
+		lo--;
 	return lo ? (int64_t)l[lo - 1] : -1;
 }
 
@@ -339,7 +373,7 @@ static int64_t latest_discard(const struct e4_wlog_dev *d, uint64_t sector,
 		const struct dis *x = &d->dis[--i];
 
 		if (x->end > sector && (int64_t)x->entry <= point &&
-		    (int64_t)x->entry > best)
+		    (int64_t)x->entry > best && !dropped(d, x->entry))
 			best = x->entry;
 	}
 	return best;
@@ -414,7 +448,8 @@ static errcode_t read_sectors(struct e4_wlog_dev *d, uint64_t s0, uint64_t n,
 		     d->dismax[i - 1] > s0; ) {
 			const struct dis *x = &d->dis[--i];
 
-			if (x->end > s0 && (int64_t)x->entry <= d->point)
+			if (x->end > s0 && (int64_t)x->entry <= d->point &&
+			    !dropped(d, x->entry))
 				nnear++;
 		}
 		if (nnear) {
@@ -427,7 +462,7 @@ static errcode_t read_sectors(struct e4_wlog_dev *d, uint64_t s0, uint64_t n,
 				const struct dis *x = &d->dis[--i];
 
 				if (x->end > s0 && (int64_t)x->entry <=
-				    d->point)
+				    d->point && !dropped(d, x->entry))
 					near[nnear++] = *x;
 			}
 		}

@@ -307,6 +307,85 @@ static errcode_t find_point(const struct e4s_wlog_input *in,
 }
 
 /*
+ * --drop=E1,E2,...: the entries a power cut lost at point @point (a
+ * witness of --check-order --reorder).  Each one a number (lib/support's
+ * parser), a write or DISCARD up to the point that a volatile write cache
+ * can lose: after the last FLUSH before the point (REQ_PREFLUSH makes
+ * every write before it durable) and not FUA.  Sets *@ents (malloc'ed)
+ * and *@n; one line naming the entry and 16 otherwise.
+ */
+static int parse_drop(const char *prog, const struct e4s_wlog_input *in,
+		      const char *spec, uint64_t point, uint64_t **ents,
+		      size_t *n)
+{
+	const char *p = spec, *comma;
+	uint64_t v, *a = NULL;
+	int64_t flush = -1;
+	size_t cnt = 1, k = 0;
+	uint64_t i;
+
+	for (i = 0; i <= point; i++)
+		if (in->log->ents[i].flags & E4_WLOG_FLUSH)
+			flush = (int64_t)i;
+	for (comma = spec; *comma; comma++)
+		cnt += *comma == ',';
+	a = calloc(cnt, sizeof(*a));
+	if (!a) {
+		com_err(prog, EXT2_ET_NO_MEMORY, "while reading --drop");
+		return E4R_EXIT_ERROR;
+	}
+	for (;;) {
+		const struct e4_wlog_entry *e;
+		size_t len;
+
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (e4s_scan_num(p, len, UINT64_MAX, &v) != E4S_NUM_OK) {
+			fprintf(stderr, "%s: --drop: '%.*s' is not an entry "
+				"number (want E1,E2,...)\n", prog, (int)len, p);
+			goto bad;
+		}
+		if (v > point) {
+			fprintf(stderr, "%s: --drop: entry %llu is after the "
+				"point (entry %llu)\n", prog,
+				(unsigned long long)v,
+				(unsigned long long)point);
+			goto bad;
+		}
+		e = &in->log->ents[v];
+		if (!e->nr_sectors) {
+			fprintf(stderr, "%s: --drop: entry %llu writes "
+				"nothing (only writes and DISCARDs can be "
+				"lost)\n", prog, (unsigned long long)v);
+			goto bad;
+		}
+		if ((int64_t)v < flush || (e->flags & E4_WLOG_FUA)) {
+			char why[64];
+
+			if (e->flags & E4_WLOG_FUA)
+				snprintf(why, sizeof(why), "FUA");
+			else
+				snprintf(why, sizeof(why), "before the FLUSH "
+					 "at entry %lld", (long long)flush);
+			fprintf(stderr, "%s: --drop: entry %llu is durable at "
+				"the point (%s): a power cut cannot lose it\n",
+				prog, (unsigned long long)v, why);
+			goto bad;
+		}
+		a[k++] = v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	*ents = a;
+	*n = k;
+	return 0;
+bad:
+	free(a);
+	return E4R_EXIT_USAGE;
+}
+
+/*
  * --at: the device at the point, its journal replayed by replay_run.c's
  * flow: without -o what replay would do (-n) on the device read through
  * the write-log io_manager; with -o the device written to a new file
@@ -325,6 +404,8 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	errcode_t retval;
 	char where[4200];
 	struct e4s_output out;
+	uint64_t *drop = NULL;
+	size_t ndrop = 0;
 	int rc = 0, begun = 0;
 
 	retval = find_point(in, r.wlog_at, &point);
@@ -333,9 +414,24 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 			in->log_path);
 		return E4R_EXIT_USAGE;
 	}
+	if (r.wlog_drop) {
+		rc = parse_drop(prog, in, r.wlog_drop, point, &drop, &ndrop);
+		if (!rc && e4_wlog_dev_set_drop(in->dev, drop, ndrop))
+			rc = E4R_EXIT_ERROR;
+		free(drop);
+		if (rc)
+			return rc;
+	}
 	e4_wlog_dev_set_point(in->dev, (int64_t)point);
-	snprintf(where, sizeof(where), "%s at entry %llu of %s",
-		 in->base_path, (unsigned long long)point, in->log_path);
+	if (ndrop)
+		snprintf(where, sizeof(where), "%s at entry %llu of %s "
+			 "without entr%s %s", in->base_path,
+			 (unsigned long long)point, in->log_path,
+			 ndrop > 1 ? "ies" : "y", r.wlog_drop);
+	else
+		snprintf(where, sizeof(where), "%s at entry %llu of %s",
+			 in->base_path, (unsigned long long)point,
+			 in->log_path);
 	memset(&run, 0, sizeof(run));
 	r.device = r.target = where;
 	/* a recorded state: the journal alone (its figures predate the
@@ -642,8 +738,198 @@ static void print_finding_json(struct e4s_json *js,
 	e4s_json_obj_end(js);
 }
 
+/* The witness as "E1,E2,..." into @buf (@len bytes; cut with "..."). */
+static const char *witness_str(const struct e4_wlog_reorder_viol *v,
+			       char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < v->nwitness; i++) {
+		int w = snprintf(buf + o, len - o, "%s%llu", i ? "," : "",
+				 (unsigned long long)v->witness[i]);
+
+		if (w < 0 || (size_t)w >= len - o) {
+			snprintf(buf + (len > 4 ? len - 4 : 0),
+				 len > 4 ? 4 : len, "...");
+			break;
+		}
+		o += (size_t)w;
+	}
+	return buf;
+}
+
+/* The crash-state count: exact below 2^64, else "more than 2^64". */
+static void print_states(uint64_t states)
+{
+	if (states == UINT64_MAX)
+		printf("more than 2^64");
+	else
+		printf("%llu", (unsigned long long)states);
+}
+
+/*
+ * --reorder, text: the epochs with volatile writes or findings (all with
+ * -v), then each reorder finding with its witness and the --at/--drop
+ * that builds it, and a summary line.
+ */
+static void print_reorder_text(const struct e4_wlog_reorder_report *rr,
+			       int verbose)
+{
+	char pb[E4S_TEXT_ESC_MAX(4096)], wb[512];
+	uint64_t max_vw = 0;
+	size_t i;
+
+	for (i = 0; i < rr->nepochs; i++)
+		if (rr->epochs[i].volatile_writes > max_vw)
+			max_vw = rr->epochs[i].volatile_writes;
+	printf("reordered states (a volatile write cache: every subset of "
+	       "the writes since the last FLUSH): %zu epoch(s), at most "
+	       "%llu volatile write(s) in one, ", rr->nepochs,
+	       (unsigned long long)max_vw);
+	print_states(rr->states);
+	printf(" crash state(s); %llu new block(s) judged, %llu witness "
+	       "state(s) opened\n", (unsigned long long)rr->blocks,
+	       (unsigned long long)rr->witness_states);
+	printf("%8s %8s %8s %8s %10s\n", "flush", "last", "volatile",
+	       "commits", "violations");
+	for (i = 0; i < rr->nepochs; i++) {
+		const struct e4_wlog_epoch *ep = &rr->epochs[i];
+
+		if (!verbose && !ep->violations)
+			continue;
+		if (ep->flush_entry < 0)
+			printf("%8s", "BASE");
+		else
+			printf("%8lld", (long long)ep->flush_entry);
+		printf(" %8lld %8llu %8llu %10llu\n",
+		       (long long)ep->last_entry,
+		       (unsigned long long)ep->volatile_writes,
+		       (unsigned long long)ep->commits,
+		       (unsigned long long)ep->violations);
+	}
+	if (!verbose)
+		printf("(epochs without violations not shown; -v shows "
+		       "every epoch)\n");
+	if (rr->nv)
+		printf("reorder findings (a run of blocks with one witness "
+		       "is shown once):\n");
+	for (i = 0; i < rr->nv; i++) {
+		const struct e4_wlog_reorder_viol *v = &rr->v[i];
+
+		printf("  tid %u: %s inode %u gen %u", v->tid,
+		       !v->confirmed ? "reorder-unconfirmed" :
+		       v->permitted ? "reorder-permitted" : "reorder",
+		       v->ino, v->generation);
+		if (v->path)
+			printf(" (%s)", e4s_text_escape(v->path, pb,
+							sizeof(pb)));
+		printf(" lblk %llu pblk %llu len %llu: %s committed at entry "
+		       "%lld, data write entry %lld lost (last FLUSH: ",
+		       (unsigned long long)v->lblk,
+		       (unsigned long long)v->pblk,
+		       (unsigned long long)v->len,
+		       v->conversion ? "conversion" : "allocation",
+		       (long long)v->commit_entry, (long long)v->data_entry);
+		if (v->flush_entry < 0)
+			printf("none, BASE");
+		else
+			printf("entry %lld", (long long)v->flush_entry);
+		printf("); witness: --at=%lld --drop=%s",
+		       (long long)v->commit_entry,
+		       witness_str(v, wb, sizeof(wb)));
+		if (!v->confirmed)
+			printf(" (its recovery does not expose it)");
+		else if (v->permitted)
+			printf(" (permitted by data=writeback)");
+		printf("\n");
+	}
+	printf("%s: %llu reorder violation(s) (%llu blocks), %llu note(s), "
+	       "%llu unconfirmed\n", rr->violations ? "FAIL" : "OK",
+	       (unsigned long long)rr->violations,
+	       (unsigned long long)rr->violation_blocks,
+	       (unsigned long long)rr->notes,
+	       (unsigned long long)rr->unconfirmed);
+}
+
+static void print_reorder_json(struct e4s_json *js,
+			       const struct e4_wlog_reorder_report *rr)
+{
+	size_t i, k;
+
+	e4s_json_obj_begin(js, "reorder");
+	e4s_json_u64(js, "epochs_count", rr->nepochs);
+	if (rr->states == UINT64_MAX)
+		e4s_json_null(js, "crash_states");
+	else
+		e4s_json_u64(js, "crash_states", rr->states);
+	e4s_json_u64(js, "blocks_judged", rr->blocks);
+	e4s_json_u64(js, "witness_states", rr->witness_states);
+	e4s_json_arr_begin(js, "epochs");
+	for (i = 0; i < rr->nepochs; i++) {
+		const struct e4_wlog_epoch *ep = &rr->epochs[i];
+
+		e4s_json_obj_begin(js, NULL);
+		if (ep->flush_entry < 0)
+			e4s_json_null(js, "flush_entry");
+		else
+			e4s_json_i64(js, "flush_entry", ep->flush_entry);
+		e4s_json_i64(js, "last_entry", ep->last_entry);
+		e4s_json_u64(js, "volatile_writes", ep->volatile_writes);
+		e4s_json_u64(js, "commits", ep->commits);
+		e4s_json_u64(js, "violations", ep->violations);
+		e4s_json_obj_end(js);
+	}
+	e4s_json_arr_end(js);
+	e4s_json_arr_begin(js, "findings");
+	for (i = 0; i < rr->nv; i++) {
+		const struct e4_wlog_reorder_viol *v = &rr->v[i];
+
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_str(js, "kind", !v->confirmed ?
+			     "reorder-unconfirmed" : v->permitted ?
+			     "reorder-permitted" : "reorder");
+		e4s_json_bool(js, "violation", v->confirmed && !v->permitted);
+		e4s_json_bool(js, "confirmed", v->confirmed);
+		e4s_json_u64(js, "tid", v->tid);
+		e4s_json_u64(js, "inode", v->ino);
+		e4s_json_u64(js, "generation", v->generation);
+		if (v->path)
+			e4s_json_str(js, "path", v->path);
+		else
+			e4s_json_null(js, "path");
+		e4s_json_u64(js, "lblk", v->lblk);
+		e4s_json_u64(js, "pblk", v->pblk);
+		e4s_json_u64(js, "len", v->len);
+		e4s_json_bool(js, "conversion", v->conversion);
+		e4s_json_i64(js, "commit_entry", v->commit_entry);
+		e4s_json_i64(js, "data_entry", v->data_entry);
+		if (v->flush_entry < 0)
+			e4s_json_null(js, "flush_entry");
+		else
+			e4s_json_i64(js, "flush_entry", v->flush_entry);
+		if (v->freed_entry < 0)
+			e4s_json_null(js, "freed_entry");
+		else
+			e4s_json_i64(js, "freed_entry", v->freed_entry);
+		e4s_json_i64(js, "at", v->commit_entry);
+		e4s_json_arr_begin(js, "witness");
+		for (k = 0; k < v->nwitness; k++)
+			e4s_json_u64(js, NULL, v->witness[k]);
+		e4s_json_arr_end(js);
+		e4s_json_obj_end(js);
+	}
+	e4s_json_arr_end(js);
+	e4s_json_u64(js, "violations", rr->violations);
+	e4s_json_u64(js, "violation_blocks", rr->violation_blocks);
+	e4s_json_u64(js, "notes", rr->notes);
+	e4s_json_u64(js, "unconfirmed", rr->unconfirmed);
+	e4s_json_obj_end(js);
+}
+
 static void print_check_json(const struct e4s_wlog_input *in,
-			     const struct e4_wlog_report *rep, int rc)
+			     const struct e4_wlog_report *rep,
+			     const struct e4_wlog_reorder_report *rr, int rc)
 {
 	static const char *src[] = { "given", "default_mount_opts",
 				     "inferred", "assumed" };
@@ -716,6 +1002,8 @@ static void print_check_json(const struct e4s_wlog_input *in,
 		e4s_json_obj_end(&js);
 	}
 	e4s_json_arr_end(&js);
+	if (rr)
+		print_reorder_json(&js, rr);
 	e4s_json_i64(&js, "exit", rc);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
@@ -726,13 +1014,22 @@ static int run_check(const char *prog, const struct e4s_req *r,
 {
 	struct e4_wlog_check_opts co;
 	struct e4_wlog_report *rep = NULL;
+	struct e4_wlog_reorder_report *rr = NULL;
 	errcode_t retval;
 	int rc;
 
 	memset(&co, 0, sizeof(co));
 	co.data_mode = r->order.data_mode;
 	co.marks = r->wlog_marks;
-	retval = e4_wlog_check(in->dev, &co, &rep);
+	/* --reorder: the prefix check and the reordered states in one
+	 * pass (wlog_reorder.c). */
+	if (r->wlog_reorder) {
+		retval = e4_wlog_reorder(in->dev, &co, &rr);
+		if (!retval)
+			rep = rr->rep;
+	} else {
+		retval = e4_wlog_check(in->dev, &co, &rep);
+	}
 	if (retval) {
 		com_err(prog, retval, "while checking write log %s over %s",
 			in->log_path, in->base_path);
@@ -740,15 +1037,22 @@ static int run_check(const char *prog, const struct e4s_req *r,
 	}
 	/* As --check-order's: violations 64, a journal the kernel would
 	 * refuse at a point 4 (corruption found). */
-	rc = (rep->violations ? E4R_EXIT_VIOLATION : 0) |
+	rc = (rep->violations || (rr && rr->violations) ?
+	      E4R_EXIT_VIOLATION : 0) |
 		(rep->unrecoverable ? E4R_EXIT_CORRUPT : 0);
 	if (rep->nunchecked)	/* fail closed: a partial report */
 		rc |= E4R_EXIT_ERROR;
-	if (r->json)
-		print_check_json(in, rep, rc);
-	else
+	if (r->json) {
+		print_check_json(in, rep, rr, rc);
+	} else {
 		print_check_text(in, rep, r->verbose);
-	e4_wlog_report_free(rep);
+		if (rr)
+			print_reorder_text(rr, r->verbose);
+	}
+	if (rr)
+		e4_wlog_reorder_free(rr);	/* and rep */
+	else
+		e4_wlog_report_free(rep);
 	return rc;
 }
 
@@ -856,6 +1160,10 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 			"with --write-log";
 	else if (r->wlog_marks && (r->wlog_at || r->stats))
 		bad = "--marks goes with --list and --check-order";
+	else if (r->wlog_reorder && !r->check_order)
+		bad = "--reorder goes with --check-order";
+	else if (r->wlog_drop && !r->wlog_at)
+		bad = "--drop goes with --at";
 	else if (r->stats_all || (r->plot && !r->stats))
 		bad = "--all does not go with --write-log; --plot goes with "
 			"--stats";

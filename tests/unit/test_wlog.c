@@ -254,7 +254,7 @@ struct model {
 
 static void model_at(struct model *mo, const unsigned char *base,
 		     const struct ment *me, int64_t p, uint64_t nsec,
-		     uint32_t ss)
+		     uint32_t ss, const unsigned char *drop)
 {
 	int64_t i;
 	uint64_t x;
@@ -265,7 +265,7 @@ static void model_at(struct model *mo, const unsigned char *base,
 		mo->disc[x] = 0;
 	}
 	for (i = 0; i <= p; i++) {
-		if (me[i].kind == 2)
+		if (me[i].kind == 2 || (drop && drop[i]))
 			continue;
 		if (me[i].kind == 0)
 			memcpy(mo->dev + me[i].s * ss, me[i].data,
@@ -294,6 +294,7 @@ static void device_vs_model(uint32_t ss)
 	io_channel ch;
 	char *path;
 	int64_t p, ent;
+	uint64_t ents_past[1];
 	int i, k;
 
 	base = malloc(DEV_BYTES);
@@ -346,7 +347,7 @@ static void device_vs_model(uint32_t ss)
 		p = k <= nent ? k - 1 : (int64_t)(rnd() % (nent + 1)) - 1;
 		assert_int_equal(e4_wlog_dev_set_point(d, p), 0);
 		assert_int_equal(e4_wlog_dev_point(d), p);
-		model_at(&mo, base, me, p, nsec, ss);
+		model_at(&mo, base, me, p, nsec, ss, NULL);
 		assert_int_equal(io_channel_read_blk64(ch, 0,
 					(int)(DEV_BYTES / 4096), buf), 0);
 		assert_memory_equal(buf, mo.dev, DEV_BYTES);
@@ -373,6 +374,50 @@ static void device_vs_model(uint32_t ss)
 			}
 		}
 	}
+	/* Entries left out (e4_wlog_dev_set_drop(), a witness of
+	 * --reorder): reads and e4_wlog_dev_latest() skip them. */
+	for (k = 0; k < 40; k++) {
+		unsigned char drop[300];
+		uint64_t ents[300];
+		size_t nd = 0;
+
+		memset(drop, 0, sizeof(drop));
+		for (i = 0; i < nent; i++)
+			if (rnd() % 4 == 0) {
+				drop[i] = 1;
+				ents[nd++] = (uint64_t)i;
+			}
+		p = (int64_t)(rnd() % (nent + 1)) - 1;
+		assert_int_equal(e4_wlog_dev_set_drop(d, ents, nd), 0);
+		assert_int_equal(e4_wlog_dev_set_point(d, p), 0);
+		model_at(&mo, base, me, p, nsec, ss, drop);
+		assert_int_equal(io_channel_read_blk64(ch, 0,
+					(int)(DEV_BYTES / 4096), buf), 0);
+		assert_memory_equal(buf, mo.dev, DEV_BYTES);
+		for (i = 0; i < 50; i++) {
+			uint64_t s = rnd() % nsec;
+			int src = e4_wlog_dev_latest(d, s, p, &ent);
+
+			if (mo.last[s] < 0) {
+				assert_int_equal(src, E4_WLOG_SRC_BASE);
+			} else {
+				assert_int_equal(src, mo.disc[s] ?
+						 E4_WLOG_SRC_DISCARD :
+						 E4_WLOG_SRC_WRITE);
+				assert_int_equal(ent, mo.last[s]);
+			}
+		}
+	}
+	ents_past[0] = (uint64_t)nent;
+	assert_int_equal(e4_wlog_dev_set_drop(d, ents_past, 1),
+			 EXT2_ET_INVALID_ARGUMENT);
+	assert_int_equal(e4_wlog_dev_set_drop(d, NULL, 0), 0);
+	p = nent - 1;
+	assert_int_equal(e4_wlog_dev_set_point(d, p), 0);
+	model_at(&mo, base, me, p, nsec, ss, NULL);
+	assert_int_equal(io_channel_read_blk64(ch, 0, (int)(DEV_BYTES / 4096),
+					       buf), 0);
+	assert_memory_equal(buf, mo.dev, DEV_BYTES);
 	/* First write or discard of a sector in an open interval. */
 	for (i = 0; i < 300; i++) {
 		uint64_t s = rnd() % nsec;
