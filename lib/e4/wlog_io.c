@@ -7,7 +7,9 @@
  *
  * Index: an open-addressing hash from written sector to the sorted list
  * of the entries that wrote it; DISCARD ranges sorted by start with a
- * prefix maximum of their ends.  Built once; the point moves for free.
+ * prefix maximum of their ends.  Built once; the point moves for free,
+ * and so does a set of dropped entries (a crash state that lost them);
+ * a clone shares the index with its own point and drop set.
  *
  * Channel naming as overlay_io.c and mem_io.c: "e4wlog:0x<address>",
  * checked against a magic number, no global registry.
@@ -49,8 +51,30 @@ struct e4_wlog_dev {
 	uint64_t	*dismax;	/* prefix max of dis[].end */
 	size_t		ndis;
 	unsigned char	*bounce;	/* one sector */
+	int		shared;		/* a clone: the index is @d's */
+	const uint64_t	*drop;		/* entries never written (sorted;
+					 * not owned), e4_wlog_dev_set_drop() */
+	size_t		ndrop;
 	char		name[48];
 };
+
+/* 1 if entry @e is dropped (e4_wlog_dev_set_drop()). */
+static int dropped(const struct e4_wlog_dev *d, uint64_t e)
+{
+	size_t lo = 0, hi = d->ndrop;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->drop[mid] == e)
+			return 1;
+		if (d->drop[mid] < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
 
 static uint64_t hash_sector(uint64_t s)
 {
@@ -210,12 +234,54 @@ void e4_wlog_dev_free(e4_wlog_dev_t d)
 	if (!d)
 		return;
 	d->magic = 0;
-	ext2fs_free_mem(&d->h);
-	ext2fs_free_mem(&d->hist);
-	ext2fs_free_mem(&d->dis);
-	ext2fs_free_mem(&d->dismax);
+	if (!d->shared) {
+		ext2fs_free_mem(&d->h);
+		ext2fs_free_mem(&d->hist);
+		ext2fs_free_mem(&d->dis);
+		ext2fs_free_mem(&d->dismax);
+	}
 	ext2fs_free_mem(&d->bounce);
 	ext2fs_free_mem(&d);
+}
+
+errcode_t e4_wlog_dev_clone(e4_wlog_dev_t d, e4_wlog_dev_t *ret)
+{
+	e4_wlog_dev_t c;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	*ret = NULL;
+	retval = ext2fs_get_mem(sizeof(*c), &c);
+	if (retval)
+		return retval;
+	*c = *d;
+	c->shared = 1;
+	c->point = -1;
+	c->drop = NULL;
+	c->ndrop = 0;
+	retval = ext2fs_get_mem(c->ss, &c->bounce);
+	if (retval) {
+		ext2fs_free_mem(&c);
+		return retval;
+	}
+	snprintf(c->name, sizeof(c->name), "e4wlog:%p", (void *)c);
+	*ret = c;
+	return 0;
+}
+
+errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *drop,
+			       size_t n)
+{
+	size_t i;
+
+	e4_error_tables_init();
+	for (i = 0; i < n; i++)
+		if (drop[i] >= d->log->nr_entries ||
+		    (i && drop[i] <= drop[i - 1]))
+			return EXT2_ET_INVALID_ARGUMENT;
+	d->drop = n ? drop : NULL;
+	d->ndrop = n;
+	return 0;
 }
 
 const char *e4_wlog_dev_name(e4_wlog_dev_t d)
@@ -267,6 +333,8 @@ static int64_t latest_write(const struct e4_wlog_dev *d, uint64_t sector,
 		else
 			hi = mid;
 	}
+	while (lo && d->ndrop && dropped(d, l[lo - 1]))
+		lo--;
 	return lo ? (int64_t)l[lo - 1] : -1;
 }
 
@@ -297,7 +365,7 @@ static int64_t latest_discard(const struct e4_wlog_dev *d, uint64_t sector,
 		const struct dis *x = &d->dis[--i];
 
 		if (x->end > sector && (int64_t)x->entry <= point &&
-		    (int64_t)x->entry > best)
+		    (int64_t)x->entry > best && !dropped(d, x->entry))
 			best = x->entry;
 	}
 	return best;
@@ -338,6 +406,8 @@ int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
 			else
 				hi = mid;
 		}
+		while (lo < h->count && d->ndrop && dropped(d, l[lo]))
+			lo++;
 		if (lo < h->count && (int64_t)l[lo] < before)
 			best = l[lo];
 	}
@@ -346,7 +416,7 @@ int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
 		const struct dis *x = &d->dis[--i];
 
 		if (x->end > sector && (int64_t)x->entry > after &&
-		    (int64_t)x->entry < before &&
+		    (int64_t)x->entry < before && !dropped(d, x->entry) &&
 		    (best < 0 || (int64_t)x->entry < best))
 			best = x->entry;
 	}
@@ -372,7 +442,8 @@ static errcode_t read_sectors(struct e4_wlog_dev *d, uint64_t s0, uint64_t n,
 		     d->dismax[i - 1] > s0; ) {
 			const struct dis *x = &d->dis[--i];
 
-			if (x->end > s0 && (int64_t)x->entry <= d->point)
+			if (x->end > s0 && (int64_t)x->entry <= d->point &&
+			    !dropped(d, x->entry))
 				nnear++;
 		}
 		if (nnear) {
@@ -385,7 +456,7 @@ static errcode_t read_sectors(struct e4_wlog_dev *d, uint64_t s0, uint64_t n,
 				const struct dis *x = &d->dis[--i];
 
 				if (x->end > s0 && (int64_t)x->entry <=
-				    d->point)
+				    d->point && !dropped(d, x->entry))
 					near[nnear++] = *x;
 			}
 		}
