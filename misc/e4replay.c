@@ -43,11 +43,12 @@ static const char usage_text[] =
 	"       %1$s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
 	"[-j JOURNAL_DEV] IMAGE\n"
 	"       %1$s --write-log=LOG --list [--json] [--marks] BASE\n"
-	"       %1$s --write-log=LOG --at=ENTRY|MARK [-n | -o OUTPUT] "
-	"[-v] [--json] BASE\n"
+	"       %1$s --write-log=LOG --at=ENTRY|MARK [--durable] "
+	"[-n | -o OUTPUT] [-v] [--json] BASE\n"
 	"       %1$s --write-log=LOG --check-order "
 	"[--data-mode=auto|ordered|journal|writeback]\n"
 	"\t[--marks] [-v] [--json] BASE\n"
+	"       %1$s --write-log=LOG --check-durability [-v] [--json] BASE\n"
 	"       %1$s --write-log=LOG --stats [--json] "
 	"[--plot FILE.svg|FILE.png] BASE\n"
 	"       %1$s -V | --version | -h | --help\n";
@@ -432,7 +433,8 @@ int main(int argc, char **argv)
 		E4S_O_CHECK_ORDER, E4S_O_REPLAY, E4S_O_DATA_MODE,
 		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS,
 		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
-		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS, 0
+		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS,
+		E4S_O_CHECK_DURABILITY, E4S_O_DURABLE, 0
 	};
 	struct e4s_req o;
 	int first;
@@ -453,9 +455,10 @@ int main(int argc, char **argv)
 	o.device = argv[first];
 	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
 		return e4s_wlog_run(prog, &o);
-	if (o.wlog_list || o.wlog_at || o.wlog_marks) {
-		fprintf(stderr, "%s: --list, --at and --marks go with "
-			"--write-log\n", prog);
+	if (o.wlog_list || o.wlog_at || o.wlog_marks || o.check_durability ||
+	    o.wlog_durable) {
+		fprintf(stderr, "%s: --list, --at, --marks, --durable and "
+			"--check-durability go with --write-log\n", prog);
 		exit(E4R_EXIT_USAGE);
 	}
 	if (o.stats || o.plot || o.stats_all)

@@ -66,6 +66,8 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_LIST, 0, "list", no_argument },
 	{ E4S_O_AT, 0, "at", required_argument },
 	{ E4S_O_MARKS, 0, "marks", no_argument },
+	{ E4S_O_CHECK_DURABILITY, 0, "check-durability", no_argument },
+	{ E4S_O_DURABLE, 0, "durable", no_argument },
 	{ E4S_O_LD_FILE, 'f', NULL, required_argument },
 	{ E4S_O_LD_OLD, 'O', NULL, no_argument },
 };
@@ -247,6 +249,8 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_LIST: r->wlog_list = 1; break;
 	case E4S_O_AT: r->wlog_at = optarg; break;
 	case E4S_O_MARKS: r->wlog_marks = 1; break;
+	case E4S_O_CHECK_DURABILITY: r->check_durability = 1; break;
+	case E4S_O_DURABLE: r->wlog_durable = 1; break;
 	case E4S_O_LD_FILE: r->ld_file = optarg; break;
 	case E4S_O_LD_OLD: r->ld_old = 1; break;
 	default:

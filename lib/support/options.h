@@ -65,6 +65,8 @@ struct e4s_req {
 	int		wlog_list;	/* --list */
 	const char	*wlog_at;	/* --at ENTRY|MARK */
 	int		wlog_marks;	/* --marks */
+	int		check_durability;	/* --check-durability */
+	int		wlog_durable;	/* --durable: --at's durable state */
 
 	/* e4tune: journal superblock */
 	int		list;			/* -l */
@@ -129,6 +131,8 @@ enum e4s_optid {
 	E4S_O_LIST,		/* --list */
 	E4S_O_AT,		/* --at ENTRY|MARK */
 	E4S_O_MARKS,		/* --marks */
+	E4S_O_CHECK_DURABILITY,	/* --check-durability */
+	E4S_O_DURABLE,		/* --durable */
 	E4S_O_LD_FILE,		/* logdump -f JOURNAL_FILE (debugfs's) */
 	E4S_O_LD_OLD,		/* logdump -O (debugfs's) */
 };
