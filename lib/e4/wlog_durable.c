@@ -440,13 +440,13 @@ static errcode_t add_violation(struct dctx *c, int field, const char *path,
 	c->pr->nv++;
 	if (field == E4_WLOG_D_DATA)
 		data_missing(c, ino, v);
-	for (i = 0; !v->nmissing_total && i < c->nlost; i++)
-		if (c->lost[i].entry >= 0)
-			add_missing(v, (uint64_t)c->lost[i].entry);
-	for (i = 0; !v->nmissing_total && i < c->ndrop; i++)
-		add_missing(v, c->drop[i]);
-	if (!v->nmissing_total)	/* every entry is durable: none */
-		v->nmissing = 0;
+	if (!v->nmissing_total)
+		for (i = 0; i < c->nlost; i++)
+			if (c->lost[i].entry >= 0)
+				add_missing(v, (uint64_t)c->lost[i].entry);
+	if (!v->nmissing_total)
+		for (i = 0; i < c->ndrop; i++)
+			add_missing(v, c->drop[i]);
 	return 0;
 }
 
