@@ -511,7 +511,19 @@ struct e4_wlog_commit_stat {
 					 * files whose new initialized
 					 * mappings T commits */
 	uint64_t	new_blocks;	/* those mappings' fs blocks */
+	/* The batching view: the promise marks (wlog_durable.c's grammar)
+	 * C satisfied -- C is the newest commit write durable at each of
+	 * them (before the last FLUSH at or before the mark, or a FUA
+	 * write by it). */
+	uint64_t	promises;
+	int64_t		first_promise, last_promise;	/* their entries,
+							 * -1 none */
+	uint64_t	promise_wait_max;	/* entries from C to the
+						 * latest of its marks */
 };
+
+#define E4_WLOG_PROMISE_HIST	17	/* commits with 0..15 promises,
+					 * then 16 or more */
 
 struct e4_wlog_stats {
 	struct e4_wlog_report *rep;	/* the check's commit-write pass
@@ -532,6 +544,17 @@ struct e4_wlog_stats {
 	uint64_t	no_flush;	/* commits whose span holds no FLUSH
 					 * (C's own PREFLUSH included) */
 	uint64_t	preflush;	/* commit writes with FLUSH */
+	/* The batching view (fsyncs per commit): */
+	uint64_t	npromises;	/* promise marks in the log */
+	uint64_t	unsatisfied;	/* of those, with no commit write
+					 * durable at the mark */
+	struct e4_jstat_dist promises;	/* per commit write: promises it
+					 * satisfied (every commit) */
+	struct e4_jstat_dist promise_wait;	/* per satisfied promise:
+						 * its mark's entry minus
+						 * its commit write's */
+	uint64_t	promise_hist[E4_WLOG_PROMISE_HIST];	/* commit
+					 * writes by promises satisfied */
 };
 
 /*
@@ -548,7 +571,12 @@ struct e4_wlog_stats {
  * mapping rule (e4_order_check() on the state before T, T alone as its
  * window; unknown when T was not replayable at C or its check could not
  * read everything); then the span after the last commit write and the
- * distributions (stats.c's e4_jstat_dist_fill()).  Nothing is written.
+ * distributions (stats.c's e4_jstat_dist_fill()).  The batching view:
+ * each promise mark M (e4_wlog_promise_parse()) is satisfied by the
+ * newest commit write C durable at M (C before the last FLUSH entry at or
+ * before M, or C carrying FUA; e4_wlog_durable_drop()'s rule), none when
+ * no commit write is (counted in unsatisfied): promises per commit write,
+ * their histogram, and the wait M - C in entries.  Nothing is written.
  * On success *@ret is owned by the caller (e4_wlog_stats_free()).
  * Returns 0 or e4_wlog_check()'s errors.
  */
