@@ -731,8 +731,9 @@ struct e4_wlog_durable_report {
  * name the promised state lacks (ext4 syncfs: a journal commit and a
  * cache flush, ext4_sync_fs()).  Each difference is a struct
  * e4_wlog_dviolation; a durable state the kernel would not recover breaks
- * every promise of the mark (E4_WLOG_D_UNRECOVERABLE).  Fail closed: a
- * promised state that does not recover, a PATH it does not resolve, a
+ * every promise of the mark (E4_WLOG_D_UNRECOVERABLE, whether the promised
+ * state recovers or not).  Fail closed: a promised state that does not
+ * recover (the durable one does), a PATH it does not resolve, a
  * file that does not read, is listed in rep->unchecked (no verdict on
  * that promise); a read error of LOG or BASE stops the check.  Nothing
  * is written.  On success *@ret is the report

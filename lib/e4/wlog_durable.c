@@ -786,7 +786,8 @@ static errcode_t compare_file(struct dctx *c, const char *path,
  * not, with their commit writes. */
 static errcode_t find_lost(struct dctx *c)
 {
-	const struct e4_jscan *os = c->o->rp.scan, *ps = c->p->rp.scan;
+	const struct e4_jscan *os = c->o->rp.scan,
+		*ps = c->p->fail ? NULL : c->p->rp.scan;
 	size_t i, k;
 	blk64_t pblk;
 	int64_t e;
@@ -896,6 +897,36 @@ static errcode_t check_promise(struct dctx *c, size_t i)
 	if (retval)
 		return retval;
 	pr->dropped = c->ndrop;
+	/* The durable state first: one the kernel would not recover loses
+	 * every promise of the mark, whatever was promised. */
+	retval = e4_wlog_dev_set_point(c->dd, (int64_t)pr->entry);
+	if (!retval)
+		retval = e4_wlog_dev_set_drop(c->dd, c->drop, c->ndrop);
+	if (!retval)
+		retval = dstate_open(c, c->dd, &p);
+	if (retval)
+		goto out;
+	if (p.fail) {
+		retval = e4_wlog_dev_set_point(c->d, (int64_t)pr->entry);
+		if (!retval)
+			retval = dstate_open(c, c->d, &o);
+		if (retval)
+			goto out;
+		c->p = &p;
+		if (!o.fail) {	/* the lost commits, when known */
+			c->o = &o;
+			if (pr->path)
+				ino = resolve(o.rp.fs, pr->path);
+			retval = find_lost(c);
+			if (!retval)
+				retval = dstate_error(&o);
+			if (retval)
+				goto out;
+		}
+		retval = add_violation(c, E4_WLOG_D_UNRECOVERABLE, pr->path,
+				       ino, 0, 0, (uint64_t)p.fail, 0, 0);
+		goto out;
+	}
 	/* The promised state, first at the parent's last promise. */
 	if (pr->path) {
 		retval = e4_wlog_dev_set_point(c->d, (int64_t)pr->entry);
@@ -928,13 +959,7 @@ static errcode_t check_promise(struct dctx *c, size_t i)
 	}
 	retval = e4_wlog_dev_set_point(c->d, (int64_t)pr->entry);
 	if (!retval)
-		retval = e4_wlog_dev_set_point(c->dd, (int64_t)pr->entry);
-	if (!retval)
-		retval = e4_wlog_dev_set_drop(c->dd, c->drop, c->ndrop);
-	if (!retval)
 		retval = dstate_open(c, c->d, &o);
-	if (!retval)
-		retval = dstate_open(c, c->dd, &p);
 	if (retval)
 		goto out;
 	if (o.fail) {
@@ -944,14 +969,6 @@ static errcode_t check_promise(struct dctx *c, size_t i)
 	}
 	c->o = &o;
 	c->p = &p;
-	if (p.fail) {
-		retval = find_lost(c);
-		if (!retval)
-			retval = add_violation(c, E4_WLOG_D_UNRECOVERABLE,
-					       pr->path, ino, 0, 0,
-					       (uint64_t)p.fail, 0, 0);
-		goto out;
-	}
 	retval = find_lost(c);
 	if (retval)
 		goto out;
