@@ -16,7 +16,9 @@
  *
  * Both states are read through overlays (overlay_io.c) on write-log
  * devices (wlog_io.c): the caller's device for the promised state, a
- * clone with the non-durable entries dropped for the durable one.
+ * clone with the non-durable entries dropped for the durable one, and a
+ * third (kept open while it does not move) for the state at the last
+ * promise for a file's parent directory.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -139,6 +141,10 @@ struct lost {
 
 struct dctx {
 	e4_wlog_dev_t		d, dd;	/* promised, durable (clone) */
+	e4_wlog_dev_t		dp;	/* the parents' last promises
+					 * (clone) */
+	struct dstate		ps;	/* the state there, kept open */
+	int64_t			ps_point;	/* its point; -2 none */
 	e4_wlog_t		log;
 	struct e4_wlog_durable_report *rep;
 	size_t			apromises, av, aunchecked;
@@ -848,33 +854,39 @@ static errcode_t name_promised(struct dctx *c, size_t i, ext2_ino_t ino,
 			       uint32_t gen, int *ret)
 {
 	char dir[4096];
-	int64_t q;
-	struct dstate s;
+	int64_t q, point;
+	struct dstate *s = &c->ps;
 	struct ext2_inode inode;
 	ext2_ino_t was;
-	errcode_t retval;
+	errcode_t retval = 0;
 
 	*ret = 1;
 	parent_path(c->pr->path, dir, sizeof(dir));
 	if (!strcmp(c->pr->path, "/"))
 		return (*ret = 0);	/* the root has no name */
 	q = parent_promise(c, i, dir);
-	retval = e4_wlog_dev_set_point(c->d, q < 0 ? -1 :
-				       (int64_t)c->rep->promises[q].entry);
-	if (!retval)
-		retval = dstate_open(c, c->d, &s);
-	if (retval) {
-		dstate_close(&s);
-		return retval;
+	point = q < 0 ? -1 : (int64_t)c->rep->promises[q].entry;
+	/* Kept open on its own clone while the promises share it (BASE
+	 * for every file of a directory nothing fsync'ed). */
+	if (c->ps_point != point) {
+		dstate_close(s);
+		c->ps_point = -2;
+		retval = e4_wlog_dev_set_point(c->dp, point);
+		if (!retval)
+			retval = dstate_open(c, c->dp, s);
+		if (retval) {
+			dstate_close(s);
+			return retval;
+		}
+		c->ps_point = point;
 	}
-	if (!s.fail) {
-		was = resolve(s.rp.fs, c->pr->path);
-		if (was == ino && live_inode(s.rp.fs, ino, &inode) &&
+	if (!s->fail) {
+		was = resolve(s->rp.fs, c->pr->path);
+		if (was == ino && live_inode(s->rp.fs, ino, &inode) &&
 		    inode.i_generation == gen)
 			*ret = 0;
-		retval = dstate_error(&s);
+		retval = dstate_error(s);
 	}
-	dstate_close(&s);
 	return retval;
 }
 
@@ -955,17 +967,17 @@ static errcode_t check_promise(struct dctx *c, size_t i)
 				goto out;
 			pr->name_promised = named;
 		}
-		dstate_close(&o);
-	}
-	retval = e4_wlog_dev_set_point(c->d, (int64_t)pr->entry);
-	if (!retval)
-		retval = dstate_open(c, c->d, &o);
-	if (retval)
-		goto out;
-	if (o.fail) {
-		retval = add_unchecked(c, 0, o.fail, "the promised state does "
-				       "not recover");
-		goto out;
+	} else {
+		retval = e4_wlog_dev_set_point(c->d, (int64_t)pr->entry);
+		if (!retval)
+			retval = dstate_open(c, c->d, &o);
+		if (retval)
+			goto out;
+		if (o.fail) {
+			retval = add_unchecked(c, 0, o.fail, "the promised "
+					       "state does not recover");
+			goto out;
+		}
 	}
 	c->o = &o;
 	c->p = &p;
@@ -1047,6 +1059,7 @@ errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 	memset(&c, 0, sizeof(c));
 	memset(&base, 0, sizeof(base));
 	c.d = d;
+	c.ps_point = -2;
 	c.log = e4_wlog_dev_log(d);
 	retval = ext2fs_get_memzero(sizeof(*rep), &rep);
 	if (retval)
@@ -1089,6 +1102,8 @@ errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 		     "taken from the first promise's state");
 	}
 	retval = e4_wlog_dev_clone(d, &c.dd);
+	if (!retval)
+		retval = e4_wlog_dev_clone(d, &c.dp);
 	if (retval)
 		goto out;
 	for (i = 0; i < rep->npromises; i++) {
@@ -1135,6 +1150,8 @@ errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 	}
 out:
 	dstate_close(&base);
+	dstate_close(&c.ps);
+	e4_wlog_dev_free(c.dp);
 	e4_wlog_dev_free(c.dd);
 	ext2fs_free_mem(&c.lost);
 	ext2fs_free_mem(&c.obuf);
