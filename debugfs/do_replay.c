@@ -91,10 +91,8 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 		goto out;
 	}
 	if (retval) {
-		com_err(cmd, retval, "while opening the journal of %s",
-			st->device);
+		rc = e4s_journal_open_failed(cmd, st->fs, retval, st->device);
 		e4_journal_close(j);
-		rc = E4R_EXIT_ERROR;
 		goto out;
 	}
 scan:

@@ -59,45 +59,6 @@ static void usage(void)
 	exit(E4R_EXIT_USAGE);
 }
 
-/*
- * A journal superblock failing e4_jsb_validate(): the kernel refuses to
- * load such a journal (journal_check_superblock(), load_superblock()),
- * so it exits as a journal the kernel refuses (E4R_EXIT_REFUSES, 44).
- */
-static int jsb_refused(errcode_t retval)
-{
-	switch (retval) {
-	case E4_ERR_JSB_MAGIC:
-	case E4_ERR_JSB_BLOCKTYPE:
-	case E4_ERR_JSB_CSUM:
-	case E4_ERR_JSB_BLOCKSIZE:
-	case E4_ERR_JSB_FIRST:
-	case E4_ERR_JSB_MAXLEN:
-	case E4_ERR_JSB_START:
-	case E4_ERR_JSB_UNKNOWN_FEATURE:
-	case E4_ERR_JSB_CSUM_TYPE:
-	case E4_ERR_FEATURE_CONFLICT:
-	case E4_ERR_JSB_TOO_SHORT:
-		return 1;
-	}
-	return 0;
-}
-
-/* Report a journal that did not open; returns the exit status. */
-static int journal_open_failed(errcode_t retval, const char *device)
-{
-	if (jsb_refused(retval)) {
-		com_err(prog, retval, "in the journal of %s: the kernel "
-			"refuses this journal superblock and will not mount "
-			"the fs; nothing replayed (e2fsck offers to clear "
-			"the journal, which discards its log)", device);
-		return E4R_EXIT_REFUSES;
-	}
-	com_err(prog, retval, "while opening the journal of %s", device);
-	return E4R_EXIT_ERROR;
-}
-
-
 /* A file system and its journal, opened once. */
 struct opened {
 	ext2_filsys	fs;
@@ -263,7 +224,7 @@ static int run(struct e4s_req *o, struct writes *w)
 		goto out;
 	}
 	if (in.jerr) {
-		rc = journal_open_failed(in.jerr, o->device);
+		rc = e4s_journal_open_failed(prog, in.fs, in.jerr, o->device);
 		goto out;
 	}
 	rc = e4s_replay_scan(prog, o, in.j, &scan, &plan);
@@ -303,7 +264,8 @@ static int run(struct e4s_req *o, struct writes *w)
 				 w->jout_name : o->journal_dev, 1,
 				 w->undo_tmp, w->jundo_tmp, &out);
 		if (!rc && out.jerr)
-			rc = journal_open_failed(out.jerr, o->device);
+			rc = e4s_journal_open_failed(prog, out.fs, out.jerr,
+						     o->device);
 		if (rc)
 			goto out;
 		/* The plan of OUTPUT's journal (the same bytes): no io. */

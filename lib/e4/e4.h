@@ -1116,6 +1116,42 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 errcode_t e4_plan_replay(const struct e4_plan *plan,
 			 struct e4_replay_result *res);
 
+/*
+ * e4_plan_replay_refused() - what the kernel writes for a journal it
+ * replays and then refuses to mount (e4_mount_decide():
+ * E4_MOUNT_REPLAY_REFUSE; fs/jbd2/recovery.c PASS_REPLAY, then
+ * jbd2_journal_load() fails before journal_reset(), Linux 6.18): step 1
+ * of e4_plan_replay() alone -- each of plan->final written once (a copy
+ * failing its tag checksum is not in it: the block keeps the copy before
+ * it, as PASS_REPLAY's skip leaves it; with a failed commit the plan ends
+ * before that tid), flushed -- and nothing else: the journal keeps its
+ * log, needs_recovery stays set, the fs superblock is what the log wrote,
+ * no s_errno is carried, so every later mount fails the same way until
+ * e2fsck.  The tag fates must be final (e4_jscan_check_tags() before
+ * e4_plan_build()).  Fills all of @res (res->new_sequence: s_sequence,
+ * unchanged).  Returns 0, E4_ERR_READ_ONLY or the scan's fail code
+ * (nothing written), io errors or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_plan_replay_refused(const struct e4_plan *plan,
+				 struct e4_replay_result *res);
+
+/*
+ * e4_plan_replay_kernel() - the kernel's replay of @plan in one read of
+ * the log: e4_plan_replay() with the tag checksums left E4_CSUM_PENDING
+ * (E4_SCANF_DEFER_CSUM) checked as each copy is read; when one fails,
+ * the blocks are planned again and written as the kernel's PASS_REPLAY
+ * leaves them (the copy before a bad one kept) and nothing else, as
+ * e4_plan_replay_refused() (the journal kept, needs_recovery set), and
+ * E4_ERR_JOURNAL_CHECKSUM is returned: the kernel then refuses the mount
+ * (e4_mount_decide() on a plan built again from the now checked scan
+ * says E4_MOUNT_REPLAY_REFUSE).  Without a failure it is
+ * e4_plan_replay().  No fast commits (they need every checksum first).
+ * Fills all of @res.  Returns 0, E4_ERR_JOURNAL_CHECKSUM (the kernel's
+ * writes made), or what e4_plan_replay() returns.
+ */
+errcode_t e4_plan_replay_kernel(const struct e4_plan *plan,
+				struct e4_replay_result *res);
+
 struct e4_fc_state;
 
 /*
@@ -2497,6 +2533,156 @@ void e4_fc_state_close(struct e4_fc_state *st);
  */
 errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
 			     struct e4_replay_result *res);
+
+/* ---- mount.c: what the kernel's mount does, decided once -------------- */
+
+/*
+ * e4_jsb_refused() - whether @err, from e4_journal_open(), names a journal
+ * superblock the kernel refuses to load (journal_check_superblock(),
+ * load_superblock(), jbd2_journal_check_used_features(); Linux 6.18):
+ * the mount fails before anything is read or written.  1 or 0.
+ */
+int e4_jsb_refused(errcode_t err);
+
+/* What the kernel's mount does with a file system and its journal. */
+enum e4_mount_action {
+	E4_MOUNT_CLEAN = 0,	/* no log, needs_recovery clear: nothing
+				 * replayed (a journal s_errno is still
+				 * carried into the fs) */
+	E4_MOUNT_REPLAY,	/* needs_recovery: the log replayed (full,
+				 * then fast commits), the journal reset,
+				 * then the orphan cleanup */
+	E4_MOUNT_DISCARD,	/* needs_recovery clear, a log present:
+				 * jbd2_journal_wipe() drops it unread */
+	E4_MOUNT_REPLAY_REFUSE,	/* replayed, then the mount fails (a failed
+				 * commit, a copy failing its tag checksum);
+				 * the journal kept, needs_recovery set */
+	E4_MOUNT_DISCARD_REFUSE, /* needs_recovery clear: the wipe's scan
+				  * fails that mount, the log emptied */
+	E4_MOUNT_REFUSE,	/* refused before anything is written: the
+				 * journal superblock, PASS_SCAN, the
+				 * fast-commit area */
+};
+
+/* e4_mount_decide()'s answer.  Block numbers: jblocks count journal
+ * blocks from the journal's start, fsblk file system blocks. */
+struct e4_mount_decision {
+	enum e4_mount_action action;
+	errcode_t	why;		/* the refusals' error (E4_ERR_JSB_*,
+					 * E4_ERR_JOURNAL_CHECKSUM,
+					 * E4_ERR_JOURNAL_CORRUPT, a fast-commit
+					 * error, io errors); 0 otherwise */
+	const char	*reason;	/* one static phrase saying why */
+	uint32_t	tid;		/* the refusals: the tid the kernel
+					 * stops at (failed scan, failed
+					 * commit, first bad copy) */
+	blk64_t		jblk;		/* and its jblock, if known (0) */
+	blk64_t		fsblk;		/* a bad copy: its fs block (0) */
+	uint64_t	nbad;		/* copies failing their tag checksum
+					 * (skipped by PASS_REPLAY) */
+	uint32_t	first_tid;	/* s_sequence */
+	uint32_t	end_tid;	/* the first tid not replayed */
+	size_t		ntrans;		/* transactions the mount replays */
+	int		needs_recovery;	/* the fs superblock's flag */
+	int		errno_carry;	/* the journal's s_errno is set: the
+					 * mount carries it into ERROR_FS */
+	int		fc_replay;	/* fast commits replayed after the
+					 * full commits */
+	uint32_t	nfc;		/* how many (valid TAILs) */
+};
+
+/*
+ * e4_mount_action_name() - "clean", "replay", "discard",
+ * "replay-then-refuse", "discard-then-refuse" or "refuse": the names the
+ * tools print and the JSON "decision" field.
+ */
+const char *e4_mount_action_name(enum e4_mount_action a);
+
+/*
+ * e4_mount_decide() - what the kernel's mount (Linux 6.18,
+ * ext4_load_journal(), jbd2_journal_load(), jbd2_journal_recover(),
+ * jbd2_journal_wipe()) does with @fs and its journal, into *@d (all of
+ * it filled on every return): @jopen_err is e4_journal_open()'s error (0:
+ * opened), @p the plan of the journal's scan (e4_plan_build() after
+ * e4_journal_scan(); NULL only with @jopen_err), @flags E4_DECIDE_*.  In
+ * this order: a journal superblock the kernel refuses (e4_jsb_refused())
+ * -> REFUSE; a failed PASS_SCAN, then a failed fast-commit scan -> REFUSE
+ * (nothing written), or DISCARD_REFUSE when needs_recovery is clear (the
+ * wipe's scan fails that mount; the log is emptied all the same); a
+ * failed commit or a bad tag checksum (e4_plan_mount_refused()) ->
+ * REPLAY_REFUSE (with needs_recovery clear only the failed commit counts,
+ * DISCARD_REFUSE); a log with needs_recovery clear -> DISCARD; a log or
+ * needs_recovery -> REPLAY; else CLEAN.  Tag checksums left E4_CSUM_PENDING count as good:
+ * e4_jscan_check_tags() first.  A fast-commit replay the kernel fails
+ * in memory (E4_ERR_FC_REPLAY_FAILS) shows only when it is run
+ * (e4_mount_recover()).  No io.  Returns 0 (decided),
+ * E4_ERR_MOUNT_NO_FS (@fs NULL or a bare external journal device: its
+ * file system decides) or @jopen_err when it is not a refusal (an
+ * operational error: nothing decided).
+ */
+errcode_t e4_mount_decide(ext2_filsys fs, errcode_t jopen_err,
+			  const struct e4_plan *p, unsigned int flags,
+			  struct e4_mount_decision *d);
+
+/* Flags for e4_mount_decide(). */
+#define E4_DECIDE_IGNORE_FC	0x1	/* decide as if the fast-commit area
+					 * were empty (e4replay
+					 * --ignore-fast-commit: the user
+					 * drops the fast commits) */
+
+/* Flags for e4_mount_recover(). */
+#define E4_RECOVER_JOURNAL_ONLY	0x1	/* no orphan cleanup (e2fsck -E
+					 * journal_only, e4replay
+					 * --journal-only) */
+#define E4_RECOVER_DRY_RUN	0x2	/* decide and count, write nothing */
+
+/* What e4_mount_recover() decided and did. */
+struct e4_mount_result {
+	struct e4_mount_decision decision;
+	struct e4_replay_result	replay;		/* the replay's counts (the
+						 * plan's if nothing was
+						 * written) */
+	struct e4_orphan_result	orphans;	/* the orphan cleanup */
+	struct e4_mmp		mmp;		/* the MMP block (mmp.c) */
+	int			replayed;	/* the replay wrote */
+	int			errno_cleared;	/* the journal's s_errno
+						 * carried and cleared */
+	int			orphans_done;	/* the cleanup ran */
+	int			journal_kept;	/* REPLAY_REFUSE: the kernel's
+						 * blocks written, the
+						 * journal kept
+						 * (e4_plan_replay_refused()) */
+};
+
+/*
+ * e4_mount_recover() - the kernel's mount's whole recovery of the journal
+ * @j into its file system (both opened read-write, E4_JOURNAL_RW): scan
+ * the log (every tag checksum checked), decide (e4_mount_decide()), and
+ * for CLEAN and REPLAY, as e2fsck and the kernel: take the MMP block
+ * (e4_mmp_start(): refused while another node or e2fsck holds it),
+ * replay the full commits and then the fast commits (replayed in memory
+ * first, so a fast-commit replay the kernel fails writes nothing),
+ * carry the journal's s_errno into ERROR_FS and clear it, reset the
+ * journal, run the orphan cleanup (e4_orphan_cleanup(); not with
+ * E4_RECOVER_JOURNAL_ONLY), leave the MMP block clean.  REPLAY_REFUSE
+ * writes what the kernel writes before it refuses the mount
+ * (e4_plan_replay_refused(): the blocks, the journal kept,
+ * res->journal_kept; with fast commits to replay nothing is written) and
+ * returns decision.why; REFUSE and DISCARD_REFUSE write nothing
+ * (e4replay --replay-anyway and e2fsck write what verifies); a DISCARD
+ * is left as it is.  E4_RECOVER_DRY_RUN decides and counts only.  Fills
+ * all of @res on every return; free res->orphans with
+ * e4_mount_result_free().  Returns 0, decision.why of a refusal (nothing
+ * written), E4_ERR_MOUNT_NO_FS, E4_ERR_READ_ONLY (nothing written), the
+ * MMP errors of e4_mmp_start() (nothing written), E4_ERR_FC_REPLAY_FAILS
+ * (nothing written), or the errors of e4_journal_scan(),
+ * e4_plan_replay_fc() and e4_orphan_cleanup().
+ */
+errcode_t e4_mount_recover(e4_journal_t j, unsigned int flags,
+			   struct e4_mount_result *res);
+
+/* e4_mount_result_free() - release what @res holds (NULL is fine). */
+void e4_mount_result_free(struct e4_mount_result *res);
 
 struct e4_replayed;
 

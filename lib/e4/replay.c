@@ -407,10 +407,47 @@ errcode_t e4_plan_replay(const struct e4_plan *p,
 	return e4_plan_replay_fc(p, NULL, res);
 }
 
+/* plan_replay()'s modes */
+#define REPLAY_E2FSCK	0	/* blocks, then the superblocks */
+#define REPLAY_REFUSED	1	/* blocks only */
+#define REPLAY_KERNEL	2	/* blocks, then the superblocks unless a
+				 * pending tag checksum failed */
+
+static errcode_t plan_replay(const struct e4_plan *p,
+			     struct e4_fc_state *fcst,
+			     struct e4_replay_result *res, int mode);
+
 errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 			    struct e4_fc_state *fcst,
 			    struct e4_replay_result *res)
 {
+	return plan_replay(p, fcst, res, REPLAY_E2FSCK);
+}
+
+errcode_t e4_plan_replay_kernel(const struct e4_plan *p,
+				struct e4_replay_result *res)
+{
+	return plan_replay(p, NULL, res, REPLAY_KERNEL);
+}
+
+errcode_t e4_plan_replay_refused(const struct e4_plan *p,
+				 struct e4_replay_result *res)
+{
+	return plan_replay(p, NULL, res, REPLAY_REFUSED);
+}
+
+/*
+ * The replay of @p: its blocks (1), then, unless @mode is REPLAY_REFUSED
+ * (the kernel's PASS_REPLAY of a journal it then refuses to mount) or
+ * REPLAY_KERNEL found a copy failing its tag checksum in its one read of
+ * the log (then E4_ERR_JOURNAL_CHECKSUM), the superblocks (2-4).
+ */
+static errcode_t plan_replay(const struct e4_plan *p,
+			     struct e4_fc_state *fcst,
+			     struct e4_replay_result *res, int mode)
+{
+	int blocks_only = mode == REPLAY_REFUSED, found_bad = 0;
+
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
 	unsigned char sbuf[SUPERBLOCK_SIZE];
@@ -467,6 +504,10 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 			res->nwrites = nwrites;
 			retval = write_blocks(replan, res, &recheck);
 		}
+		/* the kernel's PASS_REPLAY skipped the bad copies the
+		 * same way; then it refuses the mount */
+		if (!retval && mode == REPLAY_KERNEL && res->nbad_csum)
+			blocks_only = found_bad = 1;
 	}
 	if (!retval)
 		retval = io_channel_flush(fs->io);
@@ -474,6 +515,24 @@ errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 		retval = e4_fc_state_write(fcst, fs->io);
 	if (retval)
 		goto out;
+	if (blocks_only) {
+		/* jbd2_journal_load() fails after jbd2_journal_recover():
+		 * the journal is not reset, the fs superblock is what the
+		 * log wrote.  In memory it is that one too, so that a close
+		 * (libext2fs adds the bytes written to s_kbytes_written and
+		 * sets s_wtime, as the kernel's failed mount does) writes
+		 * nothing of the old one back. */
+		retval = sb_io(fs, sbuf, 0);
+		if (retval)
+			goto out;
+		fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED);
+		fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
+		res->sb_layout_changed = sb_load(fs, sbuf) != 0;
+		res->new_sequence = p->scan->start_tid;
+		if (found_bad)
+			retval = E4_ERR_JOURNAL_CHECKSUM;
+		goto out;
+	}
 
 	/*
 	 * 2. the fs superblock as replay left it, with the journal's error

@@ -6,10 +6,12 @@
  * is a DISCARD, and comes from BASE when no entry 0..P touched it.
  *
  * Index: an open-addressing hash from written sector to the sorted list
- * of the entries that wrote it; DISCARD ranges sorted by start with a
- * prefix maximum of their ends.  Built once; the point moves for free,
- * and so does a set of dropped entries (a crash state that lost them);
- * a clone shares the index with its own point and drop set.
+ * of the entries that wrote it (the table sized by the distinct sectors,
+ * load at most 1/2; the lists hold one 4-byte entry number per logged
+ * sector), looked up by binary search; DISCARD ranges sorted by start
+ * with a prefix maximum of their ends.  Built once; the point moves for
+ * free, and so does a set of dropped entries (a crash state that lost
+ * them); a clone shares the index with its own point and drop set.
  *
  * Channel naming as overlay_io.c and mem_io.c: "e4wlog:0x<address>",
  * checked against a magic number, no global registry.
@@ -45,6 +47,7 @@ struct e4_wlog_dev {
 	int64_t		point;
 	struct hslot	*h;
 	uint64_t	hmask;
+	uint64_t	nkeys;		/* distinct sectors written */
 	uint32_t	*hist;		/* write entries per sector, sorted */
 	uint64_t	nhist;
 	struct dis	*dis;
@@ -95,6 +98,32 @@ static struct hslot *slot_find(const struct e4_wlog_dev *d, uint64_t sector)
 	return NULL;
 }
 
+/* Double the table (d->h must hold every key; load stays <= 1/2). */
+static errcode_t hash_grow(struct e4_wlog_dev *d)
+{
+	uint64_t cap = (d->hmask + 1) * 2, i, k;
+	struct hslot *n;
+	errcode_t retval;
+
+	retval = ext2fs_get_arrayzero(cap, sizeof(*n), &n);
+	if (retval)
+		return retval;
+	for (i = 0; i <= d->hmask; i++) {
+		if (!d->h[i].key)
+			continue;
+		for (k = hash_sector(d->h[i].key - 1) & (cap - 1); n[k].key;
+		     k = (k + 1) & (cap - 1))
+			;
+		n[k] = d->h[i];
+	}
+	ext2fs_free_mem(&d->h);
+	d->h = n;
+	d->hmask = cap - 1;
+	return 0;
+}
+
+/* The slot of @sector, made if new (growing the table first when half
+ * full): NULL only when the table cannot grow. */
 static struct hslot *slot_get(struct e4_wlog_dev *d, uint64_t sector)
 {
 	uint64_t i;
@@ -103,6 +132,12 @@ static struct hslot *slot_get(struct e4_wlog_dev *d, uint64_t sector)
 	     i = (i + 1) & d->hmask)
 		if (d->h[i].key == sector + 1)
 			return &d->h[i];
+	if (2 * (d->nkeys + 1) > d->hmask + 1) {
+		if (hash_grow(d))
+			return NULL;
+		return slot_get(d, sector);
+	}
+	d->nkeys++;
 	d->h[i].key = sector + 1;
 	return &d->h[i];
 }
@@ -144,8 +179,9 @@ static errcode_t build_index(struct e4_wlog_dev *d)
 			return retval;
 	}
 	if (total) {
-		for (cap = 16; cap < 2 * total; cap <<= 1)
-			;
+		/* sized by the distinct sectors (grown as they come), not
+		 * by the logged ones: a log rewrites the same sectors */
+		cap = 1024;
 		retval = ext2fs_get_arrayzero(cap, sizeof(*d->h), &d->h);
 		if (!retval)
 			retval = ext2fs_get_array(total, sizeof(*d->hist),
@@ -166,8 +202,13 @@ static errcode_t build_index(struct e4_wlog_dev *d)
 			d->dis[d->ndis++].entry = (uint32_t)i;
 			continue;
 		}
-		for (s = 0; s < e->nr_sectors; s++)
-			slot_get(d, e->sector + s)->count++;
+		for (s = 0; s < e->nr_sectors; s++) {
+			struct hslot *h = slot_get(d, e->sector + s);
+
+			if (!h)
+				return EXT2_ET_NO_MEMORY;
+			h->count++;
+		}
 	}
 	for (i = 0, pos = 0; total && i <= d->hmask; i++)
 		if (d->h[i].key) {

@@ -52,8 +52,14 @@ struct e4s_replay {
 						 * mount (e4_plan_mount_
 						 * refused()) */
 	int			rc;		/* exit status so far */
-	int			plan;		/* 0 nothing to do, 1 replay
-						 * (-n: plan only) */
+	int			plan;		/* 0 nothing to do, 1 plan
+						 * only (clean), 2 replay
+						 * (-n: plan only), 3 the
+						 * kernel's replay of a
+						 * journal it then refuses
+						 * (e4_plan_replay_refused():
+						 * blocks only, the journal
+						 * kept) */
 	int32_t			jerrno;		/* the journal's s_errno
 						 * before the run */
 	int			errno_cleared;	/* carried into ERROR_FS
@@ -76,7 +82,22 @@ struct e4s_replay {
 						 * the scan; not owned */
 	struct e4_mmp		mmp;		/* the MMP block of the fs
 						 * written (lib/e4/mmp.c) */
+	struct e4_mount_decision decision;	/* e4_mount_decide(): what
+						 * the kernel's mount does */
+	int			decided;	/* decision is set (a file
+						 * system to mount) */
 };
+
+/*
+ * e4s_journal_open_failed() - report e4_journal_open()'s error @retval on
+ * the journal of @fs (@device names it): a journal superblock the kernel
+ * refuses (e4_mount_decide(): REFUSE) in one line saying the kernel will
+ * not mount the fs and what e2fsck offers, returning E4R_EXIT_REFUSES
+ * (44); any other error as an open error, E4R_EXIT_ERROR (8).  Every
+ * entry point (e4replay, --write-log --at, e4debug) reports it here.
+ */
+int e4s_journal_open_failed(const char *prog, ext2_filsys fs,
+			    errcode_t retval, const char *device);
 
 /*
  * e4s_replay_writes() - whether e4s_replay_run() writes the fs of @run

@@ -83,6 +83,9 @@ static int valid_commit(const struct e4_jscan *s, const struct e4_jtrans *t)
 /* This run replays @t (with -n: would). */
 static int replays(const struct e4s_replay *run, const struct e4_jtrans *t)
 {
+	if (run->plan == 3)	/* the kernel's replay, then its refusal */
+		return t->committed &&
+			(int32_t)(t->tid - run->decision.end_tid) < 0;
 	return run->plan == 2 && t->committed;
 }
 
@@ -222,7 +225,8 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		}
 		else
 			printf("no commit block");
-		printf(", %s\n", run->kernel_refused && valid_commit(s, t) ?
+		printf(", %s\n", replays(run, t) ? "replay" :
+		       run->kernel_refused && valid_commit(s, t) ?
 		       "committed, NOT replayed (the kernel refuses)" :
 		       t->committed ? "replay" : "NOT replayed");
 		if (!o->verbose)
@@ -273,6 +277,14 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 	       r->nwritten, o->dry_run ? "to write" : "written", r->ntags,
 	       r->nsuperseded, r->nrevoked, r->nbad_csum, r->nbad_block,
 	       r->nrevoke_blocks);
+	if (run->plan == 3)
+		printf("journal: kept (s_start %llu, s_sequence %" PRIu32
+		       "), needs_recovery set: the kernel %s these blocks, "
+		       "then refuses to mount (%s); every later mount fails "
+		       "the same way until e2fsck\n",
+		       (unsigned long long)s->start_jblk, s->start_tid,
+		       o->dry_run ? "writes" : "wrote",
+		       error_message(run->decision.why));
 	if (run->replayed)
 		printf("journal: s_start 0, s_sequence %" PRIu32 "%s%s\n",
 		       r->new_sequence,
@@ -289,6 +301,25 @@ static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       run->jerrno, strerror(-run->jerrno),
 		       o->dry_run ? "would be carried" : "carried",
 		       o->dry_run ? "cleared" : "cleared in the journal");
+}
+
+/* "mount": what the kernel's mount does (e4_mount_decide()). */
+static void json_mount(struct e4s_json *js, const struct e4_mount_decision *d)
+{
+	e4s_json_obj_begin(js, "mount");
+	e4s_json_str(js, "decision", e4_mount_action_name(d->action));
+	e4s_json_str(js, "reason", d->reason);
+	if (d->why)
+		e4s_json_str(js, "error", error_message(d->why));
+	if (d->action == E4_MOUNT_REFUSE || d->action == E4_MOUNT_REPLAY_REFUSE ||
+	    d->action == E4_MOUNT_DISCARD_REFUSE)
+		e4s_json_u64(js, "tid", d->tid);
+	if (d->fsblk)
+		e4s_json_u64(js, "fsblk", d->fsblk);
+	e4s_json_u64(js, "transactions", d->ntrans);
+	e4s_json_bool(js, "errno_carried", d->errno_carry);
+	e4s_json_bool(js, "fast_commits", d->fc_replay);
+	e4s_json_obj_end(js);
 }
 
 static void print_json(const struct e4s_req *o, e4_journal_t j,
@@ -316,6 +347,8 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_i64(&js, "errno", run->jerrno);
 	e4s_json_bool(&js, "needs_recovery", run->needs_recovery);
 	e4s_json_obj_end(&js);
+	if (run->decided)
+		json_mount(&js, &run->decision);
 	e4s_json_arr_begin(&js, "transactions");
 	for (i = 0; i < s->ntrans; i++) {
 		const struct e4_jtrans *t = &s->trans[i];
@@ -406,6 +439,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_u64(&js, "writes", r->nwrites);
 	e4s_json_u64(&js, "reads", r->nreads);
 	e4s_json_bool(&js, "superblocks_written", run->replayed);
+	e4s_json_bool(&js, "journal_kept", run->plan == 3);
 	e4s_json_u64(&js, "new_sequence", r->new_sequence);
 	e4s_json_bool(&js, "fs_error", r->fs_error || run->errno_cleared);
 	e4s_json_bool(&js, "errno_cleared", run->errno_cleared);
@@ -470,10 +504,17 @@ static void refused_journal(const char *prog, const struct e4s_req *o,
  */
 static void refused_mount(const char *prog, const struct e4s_req *o,
 			  const struct e4_jscan *s,
-			  const struct e4_mount_refusal *m)
+			  const struct e4_mount_refusal *m, int writes)
 {
 	uint32_t last = s->ncommitted ? s->trans[s->ncommitted - 1].tid : 0;
 	uint32_t good = m->tid - s->start_tid;
+	/* what this run does: the kernel's writes (e4_plan_replay_refused())
+	 * or nothing */
+	const char *does = !writes ? "nothing replayed" : o->dry_run ?
+		"this run would write the same blocks and keep the journal "
+		"(-n: nothing written)" : "this run writes the same blocks "
+		"and keeps the journal: every later mount fails the same way "
+		"until e2fsck";
 
 	if (m->wiped) {
 		com_err(prog, m->err, "in the journal of %s: needs_recovery "
@@ -498,8 +539,9 @@ static void refused_mount(const char *prog, const struct e4s_req *o,
 			"kernel replays the %u transaction%s before it%s, "
 			"then refuses to mount (\"JBD2: journal transaction "
 			"%u ... is corrupt\"), the journal left dirty; "
-			"nothing replayed", o->device, m->tid, good,
-			good == 1 ? "" : "s", good ? "" : " (none)", m->tid);
+			"%s", o->device, m->tid, good,
+			good == 1 ? "" : "s", good ? "" : " (none)", m->tid,
+			does);
 		fprintf(stderr, "%s: choices: e2fsck (-E journal_only too) "
 			"replays those %u transaction%s, discards tid %u and "
 			"the rest of the log and marks the fs with errors "
@@ -523,13 +565,13 @@ static void refused_mount(const char *prog, const struct e4s_req *o,
 		"(jblock %llu): the kernel replays every block of tids "
 		"%u-%u but %s, then refuses to mount (\"JBD2: Invalid "
 		"checksum recovering data block %llu\", \"journal recovery "
-		"failed\"), the journal left dirty; nothing replayed",
+		"failed\"), the journal left dirty; %s",
 		o->device, (unsigned long long)m->nbad,
 		m->nbad == 1 ? "y" : "ies", m->nbad == 1 ? "s" : "",
 		(unsigned long long)m->tag->fsblk, m->tid,
 		(unsigned long long)m->tag->jblk, s->start_tid, last,
 		m->nbad == 1 ? "the bad one" : "the bad ones",
-		(unsigned long long)m->tag->fsblk);
+		(unsigned long long)m->tag->fsblk, does);
 	fprintf(stderr, "%s: choices: e2fsck (-E journal_only too) replays "
 		"every block but the bad one%s and marks the fs not clean "
 		"for a full check; `e4replay --replay-anyway` does the same; ",
@@ -611,8 +653,12 @@ int e4s_replay_scan(const char *prog, const struct e4s_req *r,
 	 * refuses or plans only, or e4_plan_replay() refuses a read-only
 	 * target), or fast commits to replay on S_n (fc_state.c builds it
 	 * from the plan): the report and S_n need every checksum now. */
+	/* A plain replay and --replay-anyway check them in their one read
+	 * of the log (e4_plan_replay_kernel(), e4_plan_replay()): a bad
+	 * one found there makes the kernel's writes alone, then its
+	 * refusal (replay_refused_late()). */
 	if (!retval && (*scan)->ncsum_pending &&
-	    (!r->replay_anyway || (*scan)->fail || (*scan)->fc_live ||
+	    ((*scan)->fail || (*scan)->fc_live ||
 	     (*scan)->fc ||
 	     !(*scan)->start_jblk ||
 	     !e4s_needs_recovery(j->fs) ||
@@ -708,6 +754,9 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	run->needs_recovery = e4s_needs_recovery(fs);
 	run->rc = s->corrupt ? E4R_EXIT_CORRUPT : 0;
 	run->time_back = time_back(s);
+	run->decided = fs && !e4_mount_decide(fs, 0, plan, o->ignore_fc ?
+					      E4_DECIDE_IGNORE_FC : 0,
+					      &run->decision);
 	if (!fs) {
 		/* A journal file alone (logdump -f): nothing to replay
 		 * into, nothing that says needs_recovery. */
@@ -729,9 +778,25 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 			"journal of %s", o->upto, o->device);
 		run->refused = "no committed transaction with the upto tid";
 		run->rc = E4R_EXIT_USAGE;
-	} else if ((e4_plan_mount_refused(plan, &mr), mr.err) &&
+	} else if (run->decision.action == E4_MOUNT_REPLAY_REFUSE &&
+		   !o->replay_anyway && !o->upto_set &&
+		   !(s->fc && s->fc->nreplay)) {
+		/* The kernel's PASS_REPLAY, then its refusal: the same
+		 * blocks written, the journal kept (e4_plan_replay_refused()). */
+		e4_plan_mount_refused(plan, &mr);
+		refused_mount(prog, o, s, &mr, 1);
+		run->kernel_refused = 2;
+		run->plan = 3;
+		run->rc |= E4R_EXIT_REPLAYED | E4R_EXIT_CORRUPT |
+			E4R_EXIT_REFUSED;
+	} else if ((run->decision.action == E4_MOUNT_REPLAY_REFUSE ||
+		    run->decision.action == E4_MOUNT_DISCARD_REFUSE) &&
 		   !o->replay_anyway) {
-		refused_mount(prog, o, s, &mr);
+		/* wiped, fast commits after a refused replay (not
+		 * modelled), or --upto (the kernel does not stop there):
+		 * nothing written */
+		e4_plan_mount_refused(plan, &mr);
+		refused_mount(prog, o, s, &mr, 0);
 		run->kernel_refused = 2;
 		run->refused = mr.wiped ? "needs_recovery is clear: the "
 			"kernel would discard this log and refuse that mount "
@@ -743,7 +808,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	} else if ((fc_rc = e4s_fc_prepare(prog, o, fs, plan, run))) {
 		/* -n reports the refusal the real run makes. */
 		run->rc |= fc_rc;
-	} else if (s->start_jblk && !run->needs_recovery &&
+	} else if (run->decision.action == E4_MOUNT_DISCARD &&
 		   !o->replay_anyway) {
 		/*
 		 * A log without needs_recovery: the kernel does not replay
@@ -765,6 +830,23 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	}
 	if (run->time_back && !(run->rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 		warn_time_back(prog, o, s, run->time_back, !run->plan);
+}
+
+int e4s_journal_open_failed(const char *prog, ext2_filsys fs,
+			    errcode_t retval, const char *device)
+{
+	struct e4_mount_decision d;
+
+	if (!e4_mount_decide(fs, retval, NULL, 0, &d) &&
+	    d.action == E4_MOUNT_REFUSE) {
+		com_err(prog, retval, "in the journal of %s: the kernel "
+			"refuses this journal superblock and will not mount "
+			"the fs; nothing replayed (e2fsck offers to clear "
+			"the journal, which discards its log)", device);
+		return E4R_EXIT_REFUSES;
+	}
+	com_err(prog, retval, "while opening the journal of %s", device);
+	return E4R_EXIT_ERROR;
 }
 
 void e4s_replay_say_interrupted(const char *prog, const char *device)
@@ -847,7 +929,7 @@ static void say_discarded(const char *prog, const struct e4s_req *o,
 int e4s_replay_writes(const struct e4s_req *o, const struct e4s_replay *run,
 		      e4_journal_t j)
 {
-	return !o->dry_run && (run->plan == 2 ||
+	return !o->dry_run && (run->plan == 2 || run->plan == 3 ||
 			       (run->plan == 1 && j->jsb.errno_));
 }
 
@@ -1035,6 +1117,40 @@ static void print_orphans(const struct e4s_req *o,
 		       r->problem);
 }
 
+/*
+ * e4_plan_replay_kernel() met a copy failing its tag checksum in its one
+ * read of the log and wrote what the kernel writes, the journal kept:
+ * decide again on the now checked scan (E4_MOUNT_REPLAY_REFUSE), say so
+ * as e4s_replay_decide() says it when the checksums are checked first,
+ * and turn @run into that refusal (plan 3, exit 1 + 4 + 32 in *@rc, no
+ * errno carried).  Returns 0 or the errors of e4_plan_build().
+ */
+static errcode_t replay_refused_late(const char *prog,
+				     const struct e4s_req *o, ext2_filsys fs,
+				     const struct e4_plan *plan,
+				     struct e4s_replay *run, int *rc)
+{
+	struct e4_mount_refusal mr;
+	struct e4_plan *p2 = NULL;
+	errcode_t retval;
+
+	retval = e4_plan_build(plan->j, run->scan, &p2);
+	if (retval)
+		return retval;
+	run->decided = !e4_mount_decide(fs, 0, p2, o->ignore_fc ?
+					E4_DECIDE_IGNORE_FC : 0,
+					&run->decision);
+	e4_plan_mount_refused(p2, &mr);
+	if (mr.err)
+		refused_mount(prog, o, run->scan, &mr, 1);
+	e4_plan_free(p2);
+	run->plan = 3;
+	run->kernel_refused = 2;
+	run->errno_cleared = 0;
+	*rc |= E4R_EXIT_REPLAYED | E4R_EXIT_CORRUPT | E4R_EXIT_REFUSED;
+	return 0;
+}
+
 int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 		   const struct e4_plan *plan, struct e4s_replay *run)
 {
@@ -1057,8 +1173,9 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	if (o->upto_set && run->plan == 2)
 		nafter = after_upto(o, j, &first, &last);
 	run->jerrno = (int32_t)j->jsb.errno_;
-	if (run->plan && run->jerrno) {
-		/* The kernel's ext4_clear_journal_err(), on every mount. */
+	if (run->plan && run->plan != 3 && run->jerrno) {
+		/* The kernel's ext4_clear_journal_err(), on every mount
+		 * (not one whose journal load fails: plan 3). */
 		run->errno_cleared = 1;
 		rc |= E4R_EXIT_REPLAYED;
 		if (run->plan == 1 && !o->dry_run) {
@@ -1068,10 +1185,24 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	}
 	if (retval) {
 		/* reported below */
-	} else if (run->plan == 1 || (run->plan == 2 && o->dry_run)) {
+	} else if (run->plan == 1 || (run->plan >= 2 && o->dry_run)) {
 		e4_plan_result(run->scan, plan, &run->res);
 		if (run->plan == 2)
 			rc |= E4R_EXIT_REPLAYED;
+	} else if (run->plan == 3) {
+		/* rc has the bits already (e4s_replay_decide()) */
+		retval = e4_plan_replay_refused(plan, &run->res);
+	} else if (run->plan == 2 && !o->replay_anyway && !run->fcst) {
+		/* the kernel's replay, its tag checksums checked in the one
+		 * read of the log */
+		retval = e4_plan_replay_kernel(plan, &run->res);
+		if (retval == E4_ERR_JOURNAL_CHECKSUM)
+			retval = replay_refused_late(prog, o, fs, plan, run,
+						     &rc);
+		else if (!retval) {
+			run->replayed = 1;
+			rc |= E4R_EXIT_REPLAYED;
+		}
 	} else if (run->plan == 2) {
 		retval = e4_plan_replay_fc(plan, run->fcst, &run->res);
 		if (!retval) {

@@ -404,8 +404,7 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	if (retval == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(fs)) {
 		printf("%s: no journal, nothing to replay\n", where);
 	} else if (retval) {
-		com_err(prog, retval, "while opening the journal of %s", where);
-		rc = E4R_EXIT_ERROR;
+		rc = e4s_journal_open_failed(prog, fs, retval, where);
 	} else {
 		rc = e4s_replay_scan(prog, &r, j, &scan, &plan);
 		if (!rc) {

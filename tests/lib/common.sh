@@ -95,6 +95,18 @@ zero_sb_times() {
 		close(F) or die;' "$1"
 }
 
+# cmp_but_sb_times A B: A and B equal but for the fields zero_sb_times
+# zeroes (the kernel's failed mount updates them too); neither changed.
+cmp_but_sb_times() {
+	cp --sparse=always "$1" "$1.cmp-a"
+	cp --sparse=always "$2" "$2.cmp-b"
+	zero_sb_times "$1.cmp-a"
+	zero_sb_times "$2.cmp-b"
+	if cmp -s "$1.cmp-a" "$2.cmp-b"; then _r=0; else _r=1; fi
+	rm -f "$1.cmp-a" "$2.cmp-b"
+	return $_r
+}
+
 # zero_log IMAGE: zero the log area of IMAGE's internal journal (every
 # journal block but the superblock, jblock 0), for comparing two images
 # whose logs are empty (s_start 0) but were written by different
