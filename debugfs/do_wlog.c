@@ -1,7 +1,8 @@
 /*
  * do_wlog.c --- e4debug's write-log commands over the open file system as
- * BASE: wlog_list, wlog_at, wlog_check and wlog_stats run what `e4replay
- * --write-log=LOG --list | --at=POINT | --check-order ... | --stats BASE`
+ * BASE: wlog_list, wlog_at, wlog_check, wlog_durable and wlog_stats run
+ * what `e4replay --write-log=LOG --list | --at=POINT | --check-order ... |
+ * --check-durability | --stats BASE`
  * runs
  * (lib/support/replay_wlog.c), so they print what e4replay prints.
  *
@@ -32,6 +33,8 @@ static void run(int argc, char **argv, void *infop, const int *accept,
 		r.wlog_at = argv[first + 1];
 	else if (mode == 's')
 		r.stats = 1;
+	else if (mode == 'd')
+		r.check_durability = 1;
 	else
 		r.check_order = 1;
 	if (e4s_wlog_run(argv[0], &r) & (E4R_EXIT_ERROR | E4R_EXIT_USAGE))
@@ -48,12 +51,13 @@ void do_wlog_list(int argc, char **argv, int sci_idx, void *infop)
 
 void do_wlog_at(int argc, char **argv, int sci_idx, void *infop)
 {
-	static const int accept[] = { 'v', 'n', 'o', E4S_O_JSON, E4S_O_DROP,
-				      0 };
+	static const int accept[] = {
+		'v', 'n', 'o', E4S_O_JSON, E4S_O_DROP, E4S_O_DURABLE, 0
+	};
 
 	(void)sci_idx;
 	run(argc, argv, infop, accept, 2, "[-v] [--json] [--drop=E1,E2,...] "
-	    "[-n | -o OUTPUT] LOG ENTRY|MARK", 'a');
+	    "[--durable] [-n | -o OUTPUT] LOG ENTRY|MARK", 'a');
 }
 
 void do_wlog_check(int argc, char **argv, int sci_idx, void *infop)
@@ -66,6 +70,14 @@ void do_wlog_check(int argc, char **argv, int sci_idx, void *infop)
 	(void)sci_idx;
 	run(argc, argv, infop, accept, 1, "[-v] [--json] [--marks] [--reorder] "
 	    "[--data-mode=auto|ordered|journal|writeback] LOG", 'c');
+}
+
+void do_wlog_durable(int argc, char **argv, int sci_idx, void *infop)
+{
+	static const int accept[] = { 'v', E4S_O_JSON, 0 };
+
+	(void)sci_idx;
+	run(argc, argv, infop, accept, 1, "[-v] [--json] LOG", 'd');
 }
 
 void do_wlog_stats(int argc, char **argv, int sci_idx, void *infop)

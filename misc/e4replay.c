@@ -43,11 +43,13 @@ static const char usage_text[] =
 	"       %1$s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
 	"[-j JOURNAL_DEV] IMAGE\n"
 	"       %1$s --write-log=LOG --list [--json] [--marks] BASE\n"
-	"       %1$s --write-log=LOG --at=ENTRY|MARK [--drop=E1,E2,...]\n"
+	"       %1$s --write-log=LOG --at=ENTRY|MARK [--drop=E1,E2,...] "
+	"[--durable]\n"
 	"\t[-n | -o OUTPUT] [-v] [--json] BASE\n"
 	"       %1$s --write-log=LOG --check-order "
 	"[--data-mode=auto|ordered|journal|writeback]\n"
 	"\t[--marks] [--reorder] [-v] [--json] BASE\n"
+	"       %1$s --write-log=LOG --check-durability [-v] [--json] BASE\n"
 	"       %1$s --write-log=LOG --stats [--json] "
 	"[--plot FILE.svg|FILE.png] BASE\n"
 	"       %1$s -V | --version | -h | --help\n";
@@ -421,7 +423,8 @@ int main(int argc, char **argv)
 		E4S_O_OUTSIDE, E4S_O_STAMPED, E4S_O_LIST_MAPPINGS,
 		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
 		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS,
-		E4S_O_REORDER, E4S_O_DROP, 0
+		E4S_O_REORDER, E4S_O_DROP, E4S_O_CHECK_DURABILITY,
+		E4S_O_DURABLE, 0
 	};
 	struct e4s_req o;
 	int first, rc;
@@ -444,9 +447,10 @@ int main(int argc, char **argv)
 	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
 		return e4s_wlog_run(prog, &o);
 	if (o.wlog_list || o.wlog_at || o.wlog_marks || o.wlog_reorder ||
-	    o.wlog_drop) {
-		fprintf(stderr, "%s: --list, --at, --marks, --reorder and "
-			"--drop go with --write-log\n", prog);
+	    o.wlog_drop || o.check_durability || o.wlog_durable) {
+		fprintf(stderr, "%s: --list, --at, --marks, --reorder, --drop, "
+			"--durable and --check-durability go with "
+			"--write-log\n", prog);
 		exit(E4R_EXIT_USAGE);
 	}
 	if (o.stats || o.plot || o.stats_all)

@@ -231,15 +231,28 @@ const char *e4_wlog_dev_name(e4_wlog_dev_t d);
 errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point);
 
 /*
- * e4_wlog_dev_set_drop() - leave the @n entries @ents out of the device
- * from now on (n = 0: none), on every channel open on @d: a sector is
- * served by the newest entry up to the point that is not left out, else
- * by BASE.  The crash state in which a volatile write cache lost exactly
- * those writes (wlog_reorder.c's witnesses; e4replay --at --drop).
- * Replaces the previous set.  e4_wlog_dev_latest() and reads follow it;
- * e4_wlog_dev_first_write() does not (it is about the log).  Returns 0,
- * EXT2_ET_INVALID_ARGUMENT (an entry past the log: nothing changed) or
- * EXT2_ET_NO_MEMORY.  Memory: one bit per entry of the log.
+ * e4_wlog_dev_clone() - a second device serving @d's log over @d's BASE
+ * channel with @d's index (shared, not copied: @d must outlive the clone,
+ * which costs one struct), its own point (-1) and no dropped entries; so
+ * that two states of one log (e.g. what a mark was promised, and what was
+ * durable there) are open at once.  Release with e4_wlog_dev_free().
+ * Returns 0 or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_wlog_dev_clone(e4_wlog_dev_t d, e4_wlog_dev_t *ret);
+
+/*
+ * e4_wlog_dev_set_drop() - serve @d from now on as if the @n entries
+ * @ents (entry numbers, strictly ascending; copied) had never been
+ * written, on every channel open on @d: a sector reads from the newest
+ * entry up to the point that is not dropped, else from BASE (the crash
+ * state in which a volatile write cache lost exactly those writes:
+ * wlog_reorder.c's witnesses, wlog_durable.c's durable state, e4replay
+ * --at --drop and --durable); e4_wlog_dev_latest() and
+ * e4_wlog_dev_first_write() skip them too.  Replaces the previous set;
+ * @n = 0 drops nothing.  Returns 0, EXT2_ET_INVALID_ARGUMENT (an entry
+ * past the log, or not ascending: nothing changed) or EXT2_ET_NO_MEMORY.
+ * Memory: one bit per entry of the log, allocated at the first drop and
+ * kept until e4_wlog_dev_free().
  */
 errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *ents,
 			      size_t n);
@@ -637,7 +650,19 @@ struct e4_wlog_commit_stat {
 					 * files whose new initialized
 					 * mappings T commits */
 	uint64_t	new_blocks;	/* those mappings' fs blocks */
+	/* The batching view: the promise marks (wlog_durable.c's grammar)
+	 * C satisfied -- C is the newest commit write durable at each of
+	 * them (before the last FLUSH at or before the mark, or a FUA
+	 * write by it). */
+	uint64_t	promises;
+	int64_t		first_promise, last_promise;	/* their entries,
+							 * -1 none */
+	uint64_t	promise_wait_max;	/* entries from C to the
+						 * latest of its marks */
 };
+
+#define E4_WLOG_PROMISE_HIST	17	/* commits with 0..15 promises,
+					 * then 16 or more */
 
 struct e4_wlog_stats {
 	struct e4_wlog_report *rep;	/* the check's commit-write pass
@@ -658,6 +683,17 @@ struct e4_wlog_stats {
 	uint64_t	no_flush;	/* commits whose span holds no FLUSH
 					 * (C's own PREFLUSH included) */
 	uint64_t	preflush;	/* commit writes with FLUSH */
+	/* The batching view (fsyncs per commit): */
+	uint64_t	npromises;	/* promise marks in the log */
+	uint64_t	unsatisfied;	/* of those, with no commit write
+					 * durable at the mark */
+	struct e4_jstat_dist promises;	/* per commit write: promises it
+					 * satisfied (every commit) */
+	struct e4_jstat_dist promise_wait;	/* per satisfied promise:
+						 * its mark's entry minus
+						 * its commit write's */
+	uint64_t	promise_hist[E4_WLOG_PROMISE_HIST];	/* commit
+					 * writes by promises satisfied */
 };
 
 /*
@@ -674,7 +710,12 @@ struct e4_wlog_stats {
  * mapping rule (e4_order_check() on the state before T, T alone as its
  * window; unknown when T was not replayable at C or its check could not
  * read everything); then the span after the last commit write and the
- * distributions (stats.c's e4_jstat_dist_fill()).  Nothing is written.
+ * distributions (stats.c's e4_jstat_dist_fill()).  The batching view:
+ * each promise mark M (e4_wlog_promise_parse()) is satisfied by the
+ * newest commit write C durable at M (C before the last FLUSH entry at or
+ * before M, or C carrying FUA; e4_wlog_durable_drop()'s rule), none when
+ * no commit write is (counted in unsatisfied): promises per commit write,
+ * their histogram, and the wait M - C in entries.  Nothing is written.
  * On success *@ret is owned by the caller (e4_wlog_stats_free()).
  * Returns 0 or e4_wlog_check()'s errors.
  */
@@ -682,6 +723,171 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret);
 
 /* e4_wlog_stats_free() - release @ws (NULL is fine). */
 void e4_wlog_stats_free(struct e4_wlog_stats *ws);
+
+/* ---- wlog_durable.c: fsync promises at marks, checked at every mark ----- */
+
+/*
+ * A MARK entry whose label is a durability promise (the grammar, exact:
+ * one space, no trailing blank; any other label is a plain mark):
+ *   "fsync PATH"      fsync(2) of PATH returned
+ *   "fdatasync PATH"  fdatasync(2) of PATH returned
+ *   "sync"            sync(2) returned
+ *   "syncfs"          syncfs(2) of the logged file system returned
+ * PATH is the file's path from the file system's root ('/' separated, a
+ * leading '/' and repeated '/' ignored, "/" the root; no symlink is
+ * followed: PATH names the file fsync'ed).  The workload writes the mark
+ * right after the call returns.
+ */
+enum e4_wlog_promise_kind {
+	E4_WLOG_PROMISE_NONE = 0,	/* a plain mark */
+	E4_WLOG_PROMISE_FSYNC,
+	E4_WLOG_PROMISE_FDATASYNC,
+	E4_WLOG_PROMISE_SYNC,
+	E4_WLOG_PROMISE_SYNCFS,
+};
+
+/*
+ * e4_wlog_promise_parse() - the enum e4_wlog_promise_kind of MARK label
+ * @label (NULL: NONE), with *@path (if not NULL) pointing at PATH inside
+ * @label for fsync and fdatasync, else NULL.
+ */
+int e4_wlog_promise_parse(const char *label, const char **path);
+
+/* e4_wlog_promise_name() - "fsync", "fdatasync", "sync", "syncfs",
+ * "mark" (NONE). */
+const char *e4_wlog_promise_name(int kind);
+
+/*
+ * e4_wlog_durable_drop() - what a power cut right after entry @m of @log
+ * may lose: *@flush is the last entry 0..@m carrying FLUSH (REQ_PREFLUSH:
+ * every entry before it had completed and is on stable media; -1 when
+ * there is none, then only BASE is), and *@drop (allocated, *@n entries,
+ * ascending; NULL when none; ext2fs_free_mem()) lists every entry from
+ * *@flush to @m that writes or discards sectors and carries no FUA (a
+ * FUA write is durable when it completes; the data of the FLUSH entry
+ * itself is not, unless FUA).  The rule of dm-log-writes' flush tracking
+ * (drivers/md/dm-log-writes.c: a flush is logged after every write that
+ * completed before it) and of xfstests' replay-log --fsck at a mark.
+ * Returns 0, EXT2_ET_INVALID_ARGUMENT (@m past the log) or
+ * EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_wlog_durable_drop(e4_wlog_t log, uint64_t m, int64_t *flush,
+			       uint64_t **drop, size_t *n);
+
+/* What differs between the promised and the durable state. */
+enum e4_wlog_dfield {
+	E4_WLOG_D_UNRECOVERABLE = 0,	/* the durable state's journal does
+					 * not recover: everything is lost */
+	E4_WLOG_D_INODE,	/* the file (inode, i_generation) is not in
+				 * the durable state */
+	E4_WLOG_D_NAME,		/* PATH does not name the file there
+				 * (got: the inode it names, 0 none) */
+	E4_WLOG_D_TYPE,		/* want/got: i_mode & S_IFMT */
+	E4_WLOG_D_SIZE,		/* want/got: i_size, bytes */
+	E4_WLOG_D_DATA,		/* bytes [off, off + len) differ */
+	E4_WLOG_D_EXTRA,	/* a name the durable state still has that
+				 * the promised one does not (an unlink or
+				 * rename not durable; got: its inode) */
+	E4_WLOG_D_NFIELDS,
+};
+
+#define E4_WLOG_DMISSING_MAX	16	/* missing entries kept per
+					 * violation */
+
+/* One broken promise: a field of one file. */
+struct e4_wlog_dviolation {
+	uint64_t	mark;		/* the promise's MARK entry */
+	int		field;		/* enum e4_wlog_dfield */
+	char		*path;		/* the file, from the root ("/...") */
+	ext2_ino_t	ino;		/* in the promised state */
+	uint32_t	generation;
+	uint64_t	off, len;	/* DATA: bytes */
+	uint64_t	want, got;	/* TYPE, SIZE, NAME, EXTRA: above */
+	/* The entries up to the mark the durable state lacks that make the
+	 * difference: the dropped writes of the file's blocks in the range
+	 * (DATA), else the commit writes of the transactions the promised
+	 * state replays and the durable one does not, else every dropped
+	 * entry; the first E4_WLOG_DMISSING_MAX of nmissing_total. */
+	uint64_t	missing[E4_WLOG_DMISSING_MAX];
+	size_t		nmissing;
+	uint64_t	nmissing_total;
+};
+
+/* One promise mark checked. */
+struct e4_wlog_promise {
+	uint64_t	entry;		/* the MARK */
+	int		kind;		/* enum e4_wlog_promise_kind */
+	const char	*label;		/* owned by the log */
+	char		*path;		/* "/..." normalized; NULL for sync */
+	int64_t		flush;		/* e4_wlog_durable_drop()'s */
+	uint64_t	dropped;	/* entries not durable at the mark */
+	int		name_promised;	/* fsync: the file was created (or
+					 * renamed to PATH) since the last
+					 * promise for its parent, so its
+					 * name is promised too */
+	uint64_t	files;		/* files compared */
+	size_t		tids_promised;	/* committed transactions replayed
+					 * in the promised state */
+	size_t		tids_lost;	/* of those, not in the durable one */
+	size_t		first_v, nv;	/* its violations in rep->v */
+	int		unchecked;	/* listed in rep->unchecked */
+};
+
+struct e4_wlog_durable_report {
+	struct e4_wlog_promise *promises;	/* in log order */
+	size_t		npromises;
+	uint64_t	plain_marks;	/* MARKs that promise nothing */
+	struct e4_wlog_dviolation *v;	/* by promise */
+	size_t		nv;		/* violations */
+	uint64_t	broken;		/* promises with a violation */
+	struct e4_wlog_unchecked *unchecked;	/* fail closed: a report
+						 * with any is partial */
+	size_t		nunchecked;
+	uint64_t	states_opened;
+	char		warnings[8][200];
+	int		nwarnings;
+};
+
+/*
+ * e4_wlog_durable_check() - check every durability promise of the log of
+ * write-log device @d (its point is moved; a clone of it carries the
+ * durable states).  At each promise mark M: the promised state (every
+ * entry 0..M on the device, the journal recovered as the kernel does:
+ * full commits, then the live fast commits; a journal whose
+ * needs_recovery is clear is not replayed) and the durable state (the
+ * same with the entries of e4_wlog_durable_drop() at M never written)
+ * must agree on what was promised: fsync PATH -- the file PATH names in
+ * the promised state (inode and i_generation) is in the durable state
+ * with the same type, i_size and bytes (regular files: every byte below
+ * the smaller size; symlinks: the target; directories: every entry, name
+ * -> inode), and, when PATH did not name that file at the last promise
+ * for its parent directory (fsync or fdatasync of it, sync, syncfs; BASE
+ * when none), PATH names it in the durable state (POSIX leaves the name
+ * to an fsync of the directory; ext4's journal commits the entry with
+ * the inode, fs/ext4/fsync.c); fdatasync PATH -- the file's i_size and
+ * data only (POSIX fdatasync: what reading the data back needs); sync and
+ * syncfs -- every file of the promised state's tree, by path, and no
+ * name the promised state lacks (ext4 syncfs: a journal commit and a
+ * cache flush, ext4_sync_fs()).  Each difference is a struct
+ * e4_wlog_dviolation; a durable state the kernel would not recover breaks
+ * every promise of the mark (E4_WLOG_D_UNRECOVERABLE, whether the promised
+ * state recovers or not).  Fail closed: a promised state that does not
+ * recover (the durable one does), a PATH it does not resolve, a
+ * file that does not read, is listed in rep->unchecked (no verdict on
+ * that promise); a read error of LOG or BASE stops the check.  Nothing
+ * is written.  On success *@ret is the report
+ * (e4_wlog_durable_report_free()).  Returns 0, EXT2_ET_NO_MEMORY, or
+ * libext2fs/io errors.
+ */
+errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
+				struct e4_wlog_durable_report **ret);
+
+/* e4_wlog_durable_report_free() - release @rep (NULL is fine). */
+void e4_wlog_durable_report_free(struct e4_wlog_durable_report *rep);
+
+/* e4_wlog_dfield_name() - "unrecoverable", "inode", "name", "type",
+ * "size", "data", "extra". */
+const char *e4_wlog_dfield_name(int field);
 
 #ifdef __cplusplus
 }

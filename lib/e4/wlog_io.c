@@ -10,7 +10,8 @@
  * load at most 1/2; the lists hold one 4-byte entry number per logged
  * sector), looked up by binary search; DISCARD ranges sorted by start
  * with a prefix maximum of their ends.  Built once; the point moves for
- * free.
+ * free, and so does a set of dropped entries (a crash state that lost
+ * them); a clone shares the index with its own point and drop set.
  *
  * Channel naming as overlay_io.c and mem_io.c: "e4wlog:0x<address>",
  * checked against a magic number, no global registry.
@@ -53,15 +54,18 @@ struct e4_wlog_dev {
 	uint64_t	*dismax;	/* prefix max of dis[].end */
 	size_t		ndis;
 	unsigned char	*bounce;	/* one sector */
-	unsigned char	*drop;		/* entries left out (a bitmap over
-					 * the entries), or NULL */
+	int		shared;		/* a clone: the index is @d's */
+	unsigned char	*drop_map;	/* entries left out: a bitmap over
+					 * the entries (kept allocated) */
+	size_t		ndrop_set;	/* bits set in it; 0: none left out */
 	char		name[48];
 };
 
 /* Is entry @e left out of the device (e4_wlog_dev_set_drop())? */
 static int dropped(const struct e4_wlog_dev *d, int64_t e)
 {
-	return d->drop && e >= 0 && ((d->drop[e >> 3] >> (e & 7)) & 1);
+	return d->ndrop_set && e >= 0 &&
+	       ((d->drop_map[e >> 3] >> (e & 7)) & 1);
 }
 
 static uint64_t hash_sector(uint64_t s)
@@ -260,13 +264,40 @@ void e4_wlog_dev_free(e4_wlog_dev_t d)
 	if (!d)
 		return;
 	d->magic = 0;
-	ext2fs_free_mem(&d->h);
-	ext2fs_free_mem(&d->hist);
-	ext2fs_free_mem(&d->dis);
-	ext2fs_free_mem(&d->dismax);
+	if (!d->shared) {
+		ext2fs_free_mem(&d->h);
+		ext2fs_free_mem(&d->hist);
+		ext2fs_free_mem(&d->dis);
+		ext2fs_free_mem(&d->dismax);
+	}
 	ext2fs_free_mem(&d->bounce);
-	ext2fs_free_mem(&d->drop);
+	ext2fs_free_mem(&d->drop_map);
 	ext2fs_free_mem(&d);
+}
+
+errcode_t e4_wlog_dev_clone(e4_wlog_dev_t d, e4_wlog_dev_t *ret)
+{
+	e4_wlog_dev_t c;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	*ret = NULL;
+	retval = ext2fs_get_mem(sizeof(*c), &c);
+	if (retval)
+		return retval;
+	*c = *d;
+	c->shared = 1;
+	c->point = -1;
+	c->drop_map = NULL;
+	c->ndrop_set = 0;
+	retval = ext2fs_get_mem(c->ss, &c->bounce);
+	if (retval) {
+		ext2fs_free_mem(&c);
+		return retval;
+	}
+	snprintf(c->name, sizeof(c->name), "e4wlog:%p", (void *)c);
+	*ret = c;
+	return 0;
 }
 
 const char *e4_wlog_dev_name(e4_wlog_dev_t d)
@@ -286,23 +317,30 @@ errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point)
 errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *ents,
 			      size_t n)
 {
-	unsigned char *m = NULL;
-	size_t i;
+	size_t i, bytes = (d->log->nr_entries + 7) / 8;
 	errcode_t retval;
 
 	e4_error_tables_init();
 	for (i = 0; i < n; i++)
-		if (ents[i] >= d->log->nr_entries)
+		if (ents[i] >= d->log->nr_entries ||
+		    (i && ents[i] <= ents[i - 1]))
 			return EXT2_ET_INVALID_ARGUMENT;
-	if (n) {
-		retval = ext2fs_get_memzero((d->log->nr_entries + 7) / 8, &m);
+	if (!n) {
+		d->ndrop_set = 0;
+		return 0;
+	}
+	/* One bitmap per device, kept between calls: a check that sets a
+	 * drop at every mark pays a clear, not an allocation. */
+	if (!d->drop_map) {
+		retval = ext2fs_get_memzero(bytes, &d->drop_map);
 		if (retval)
 			return retval;
-		for (i = 0; i < n; i++)
-			m[ents[i] >> 3] |= 1 << (ents[i] & 7);
+	} else {
+		memset(d->drop_map, 0, bytes);
 	}
-	ext2fs_free_mem(&d->drop);
-	d->drop = m;
+	for (i = 0; i < n; i++)
+		d->drop_map[ents[i] >> 3] |= 1 << (ents[i] & 7);
+	d->ndrop_set = n;
 	return 0;
 }
 
@@ -414,6 +452,8 @@ int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
 			else
 				hi = mid;
 		}
+		while (lo < h->count && dropped(d, l[lo]))
+			lo++;
 		if (lo < h->count && (int64_t)l[lo] < before)
 			best = l[lo];
 	}
@@ -422,7 +462,7 @@ int64_t e4_wlog_dev_first_write(e4_wlog_dev_t d, uint64_t sector,
 		const struct dis *x = &d->dis[--i];
 
 		if (x->end > sector && (int64_t)x->entry > after &&
-		    (int64_t)x->entry < before &&
+		    (int64_t)x->entry < before && !dropped(d, x->entry) &&
 		    (best < 0 || (int64_t)x->entry < best))
 			best = x->entry;
 	}

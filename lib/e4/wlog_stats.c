@@ -109,6 +109,94 @@ static uint64_t get_journal_blocks(const struct e4_wlog_commit_stat *c)
 	return c->span.journal_blocks;
 }
 
+/* Index of the newest commit write with an entry < @e, or -1. */
+static int64_t commit_before(const struct e4_wlog_stats *ws, uint64_t e)
+{
+	size_t lo = 0, hi = ws->ncommits;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ws->commits[mid].commit_entry < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo - 1;
+}
+
+/*
+ * The batching view: each promise mark M to the newest commit write
+ * durable at M (before the last FLUSH F <= M, or a FUA commit write in
+ * F..M: wlog_durable.c's rule), per commit the promises and the wait.
+ */
+static errcode_t batching(e4_wlog_t log, struct e4_wlog_stats *ws)
+{
+	double *v = NULL, *w = NULL;
+	int64_t flush = -1, k, f;
+	size_t nw = 0, i;
+	uint64_t e;
+	errcode_t retval;
+
+	for (i = 0; i < ws->ncommits; i++)
+		ws->commits[i].first_promise = ws->commits[i].last_promise = -1;
+	for (e = 0; e < log->nr_entries; e++)
+		ws->npromises += (log->ents[e].flags & E4_WLOG_MARK) &&
+			e4_wlog_promise_parse(log->ents[e].mark, NULL);
+	if (ws->npromises) {
+		retval = ext2fs_get_array(ws->npromises, sizeof(*w), &w);
+		if (retval)
+			return retval;
+	}
+	for (e = 0; e < log->nr_entries; e++) {
+		const struct e4_wlog_entry *x = &log->ents[e];
+		struct e4_wlog_commit_stat *c;
+
+		if (x->flags & E4_WLOG_FLUSH)
+			flush = (int64_t)e;
+		if (!(x->flags & E4_WLOG_MARK) ||
+		    !e4_wlog_promise_parse(x->mark, NULL))
+			continue;
+		/* durable: before F; or FUA in F..M */
+		k = flush < 0 ? -1 : commit_before(ws, (uint64_t)flush);
+		for (f = commit_before(ws, e + 1); f > k; f--)
+			if (ws->commits[f].fua)
+				break;
+		if (f > k)
+			k = f;
+		if (k < 0) {
+			ws->unsatisfied++;
+			continue;
+		}
+		c = &ws->commits[k];
+		c->promises++;
+		if (c->first_promise < 0)
+			c->first_promise = (int64_t)e;
+		c->last_promise = (int64_t)e;
+		c->promise_wait_max = e - c->commit_entry;
+		w[nw++] = (double)(e - c->commit_entry);
+	}
+	e4_jstat_dist_fill(&ws->promise_wait, w, nw);
+	if (ws->ncommits) {
+		retval = ext2fs_get_array(ws->ncommits, sizeof(*v), &v);
+		if (retval) {
+			ext2fs_free_mem(&w);
+			return retval;
+		}
+	}
+	for (i = 0; i < ws->ncommits; i++) {
+		uint64_t p = ws->commits[i].promises;
+
+		v[i] = (double)p;
+		ws->promise_hist[p < E4_WLOG_PROMISE_HIST - 1 ? p :
+				 E4_WLOG_PROMISE_HIST - 1]++;
+	}
+	e4_jstat_dist_fill(&ws->promises, v, ws->ncommits);
+	ext2fs_free_mem(&v);
+	ext2fs_free_mem(&w);
+	return 0;
+}
+
 void e4_wlog_stats_free(struct e4_wlog_stats *ws)
 {
 	if (!ws)
@@ -217,6 +305,9 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret)
 		v[n++] = (double)ws->commits[k].interval;
 	e4_jstat_dist_fill(&ws->interval, v, n);
 	ext2fs_free_mem(&v);
+	retval = batching(log, ws);
+	if (retval)
+		goto fail;
 	*ret = ws;
 	return 0;
 fail:

@@ -68,6 +68,8 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_MARKS, 0, "marks", no_argument },
 	{ E4S_O_REORDER, 0, "reorder", no_argument },
 	{ E4S_O_DROP, 0, "drop", required_argument },
+	{ E4S_O_CHECK_DURABILITY, 0, "check-durability", no_argument },
+	{ E4S_O_DURABLE, 0, "durable", no_argument },
 	{ E4S_O_LD_FILE, 'f', NULL, required_argument },
 	{ E4S_O_LD_OLD, 'O', NULL, no_argument },
 };
@@ -251,6 +253,8 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_MARKS: r->wlog_marks = 1; break;
 	case E4S_O_REORDER: r->wlog_reorder = 1; break;
 	case E4S_O_DROP: r->wlog_drop = optarg; break;
+	case E4S_O_CHECK_DURABILITY: r->check_durability = 1; break;
+	case E4S_O_DURABLE: r->wlog_durable = 1; break;
 	case E4S_O_LD_FILE: r->ld_file = optarg; break;
 	case E4S_O_LD_OLD: r->ld_old = 1; break;
 	default:

@@ -67,6 +67,8 @@ struct e4s_req {
 	int		wlog_marks;	/* --marks */
 	int		wlog_reorder;	/* --reorder (with --check-order) */
 	const char	*wlog_drop;	/* --drop E1,E2,... (with --at) */
+	int		check_durability;	/* --check-durability */
+	int		wlog_durable;	/* --durable: --at's durable state */
 
 	/* e4tune: journal superblock */
 	int		list;			/* -l */
@@ -133,6 +135,8 @@ enum e4s_optid {
 	E4S_O_MARKS,		/* --marks */
 	E4S_O_REORDER,		/* --reorder */
 	E4S_O_DROP,		/* --drop E1,E2,... */
+	E4S_O_CHECK_DURABILITY,	/* --check-durability */
+	E4S_O_DURABLE,		/* --durable */
 	E4S_O_LD_FILE,		/* logdump -f JOURNAL_FILE (debugfs's) */
 	E4S_O_LD_OLD,		/* logdump -O (debugfs's) */
 };

@@ -344,6 +344,52 @@ static void print_span_text(const char *what, const struct e4_wlog_span *sp)
 	       sp->marks);
 }
 
+/* The batching view: promise marks (fsync, fdatasync, sync, syncfs)
+ * per commit write that satisfied them. */
+static void print_batching_text(const struct e4_wlog_stats *ws)
+{
+	struct hrow r[E4_WLOG_PROMISE_HIST];
+	size_t i, n = 0;
+
+	if (!ws->npromises)
+		return;
+	printf("  batching: %" PRIu64 " promise mark(s), %" PRIu64
+	       " satisfied by no durable commit write; per commit write "
+	       "with any:\n", ws->npromises, ws->unsatisfied);
+	printf("  %10s %8s %8s %13s %9s\n", "tid", "entry", "promises",
+	       "marks", "wait max");
+	for (i = 0; i < ws->ncommits; i++) {
+		const struct e4_wlog_commit_stat *c = &ws->commits[i];
+		char mk[40];
+
+		if (!c->promises)
+			continue;
+		snprintf(mk, sizeof(mk), "%lld-%lld",
+			 (long long)c->first_promise,
+			 (long long)c->last_promise);
+		printf("  %10" PRIu32 " %8" PRIu64 " %8" PRIu64 " %13s %9"
+		       PRIu64 "\n", c->tid, c->commit_entry, c->promises, mk,
+		       c->promise_wait_max);
+	}
+	if (ws->unsatisfied == ws->npromises)
+		printf("  %10s\n", "(none)");
+	printf("  (a promise mark is satisfied by the newest commit write "
+	       "durable at it: before the last FLUSH at or before the mark, "
+	       "or FUA; wait: entries from the commit write to its mark)\n");
+	printf("  %-24s %10s %9s %9s %10s %9s %9s\n", "batching",
+	       "total", "min", "median", "mean", "p90", "max");
+	print_dist("promises per commit", &ws->promises, 0, 1);
+	print_dist("wait (entries)", &ws->promise_wait, 0, 0);
+	for (i = 0; i < E4_WLOG_PROMISE_HIST; i++) {
+		snprintf(r[n].label, sizeof(r[n].label), i + 1 <
+			 E4_WLOG_PROMISE_HIST ? "%zu" : "%zu+", i);
+		r[n++].count = ws->promise_hist[i];
+	}
+	while (n > 1 && !r[n - 1].count)
+		n--;
+	print_rows("commit writes by promises satisfied", r, n);
+}
+
 static void print_wlog_text(const struct e4s_stats_wlog *wl)
 {
 	const struct e4_wlog_stats *ws = wl->ws;
@@ -406,6 +452,7 @@ static void print_wlog_text(const struct e4s_stats_wlog *wl)
 	       " with no FLUSH since the previous one; files known for %"
 	       PRIu64 "\n", ws->ncommits, ws->preflush, ws->no_flush,
 	       ws->files_known);
+	print_batching_text(ws);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -621,6 +668,17 @@ static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
 			e4s_json_null(js, "files");
 			e4s_json_null(js, "new_blocks");
 		}
+		e4s_json_u64(js, "promises", c->promises);
+		if (c->promises) {
+			e4s_json_i64(js, "first_promise", c->first_promise);
+			e4s_json_i64(js, "last_promise", c->last_promise);
+			e4s_json_u64(js, "promise_wait_max",
+				     c->promise_wait_max);
+		} else {
+			e4s_json_null(js, "first_promise");
+			e4s_json_null(js, "last_promise");
+			e4s_json_null(js, "promise_wait_max");
+		}
 		e4s_json_obj_end(js);
 	}
 	e4s_json_arr_end(js);
@@ -639,6 +697,14 @@ static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
 	json_dist(js, "journal_blocks", &ws->journal_blocks, 1, 1);
 	json_dist(js, "files", &ws->files, 1, 1);
 	json_dist(js, "interval_entries", &ws->interval, 1, 0);
+	e4s_json_u64(js, "promise_marks", ws->npromises);
+	e4s_json_u64(js, "unsatisfied_promises", ws->unsatisfied);
+	json_dist(js, "promises", &ws->promises, 1, 1);
+	json_dist(js, "promise_wait_entries", &ws->promise_wait, 1, 0);
+	e4s_json_arr_begin(js, "promise_histogram");
+	for (i = 0; i < E4_WLOG_PROMISE_HIST; i++)
+		e4s_json_u64(js, NULL, ws->promise_hist[i]);
+	e4s_json_arr_end(js);
 	e4s_json_obj_begin(js, "log");
 	json_span(js, &ws->all);
 	e4s_json_obj_end(js);

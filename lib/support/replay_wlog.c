@@ -314,6 +314,13 @@ static errcode_t find_point(const struct e4s_wlog_input *in,
  * every write before it durable) and not FUA.  Sets *@ents (malloc'ed)
  * and *@n; one line naming the entry and 16 otherwise.
  */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int parse_drop(const char *prog, const struct e4s_wlog_input *in,
 		      const char *spec, uint64_t point, uint64_t **ents,
 		      size_t *n)
@@ -377,8 +384,13 @@ static int parse_drop(const char *prog, const struct e4s_wlog_input *in,
 			break;
 		p = comma + 1;
 	}
+	/* e4_wlog_dev_set_drop() takes them ascending, once each. */
+	qsort(a, k, sizeof(*a), cmp_u64);
+	for (i = 0, cnt = 0; i < k; i++)
+		if (!cnt || a[cnt - 1] != a[i])
+			a[cnt++] = a[i];
 	*ents = a;
-	*n = k;
+	*n = cnt;
 	return 0;
 bad:
 	free(a);
@@ -407,6 +419,7 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	uint64_t *drop = NULL;
 	size_t ndrop = 0;
 	int rc = 0, begun = 0;
+	int64_t flush = -1;
 
 	retval = find_point(in, r.wlog_at, &point);
 	if (retval) {
@@ -414,11 +427,17 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 			in->log_path);
 		return E4R_EXIT_USAGE;
 	}
+	if (r.wlog_drop && r.wlog_durable) {
+		fprintf(stderr, "%s: --drop and --durable both say which "
+			"entries the state lost: give one\n", prog);
+		return E4R_EXIT_USAGE;
+	}
 	if (r.wlog_drop) {
 		rc = parse_drop(prog, in, r.wlog_drop, point, &drop, &ndrop);
 		if (!rc && e4_wlog_dev_set_drop(in->dev, drop, ndrop))
 			rc = E4R_EXIT_ERROR;
-		free(drop);
+		free(drop);	/* set_drop() copied it */
+		drop = NULL;
 		if (rc)
 			return rc;
 	}
@@ -432,6 +451,25 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 		snprintf(where, sizeof(where), "%s at entry %llu of %s",
 			 in->base_path, (unsigned long long)point,
 			 in->log_path);
+	if (r.wlog_durable) {
+		/* Only what is durable there (wlog_durable.c's rule). */
+		retval = e4_wlog_durable_drop(in->log, point, &flush, &drop,
+					      &ndrop);
+		if (!retval)
+			retval = e4_wlog_dev_set_drop(in->dev, drop, ndrop);
+		if (retval) {
+			com_err(prog, retval, "while dropping what is not "
+				"durable at entry %llu",
+				(unsigned long long)point);
+			ext2fs_free_mem(&drop);
+			return E4R_EXIT_ERROR;
+		}
+		snprintf(where, sizeof(where), "%s at entry %llu of %s, "
+			 "durable (%zu entr%s from %lld dropped)",
+			 in->base_path, (unsigned long long)point,
+			 in->log_path, ndrop, ndrop == 1 ? "y" : "ies",
+			 (long long)(flush < 0 ? 0 : flush));
+	}
 	memset(&run, 0, sizeof(run));
 	r.device = r.target = where;
 	/* a recorded state: the journal alone (its figures predate the
@@ -446,13 +484,16 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 		if (retval) {
 			com_err(prog, retval, "while opening the file system "
 				"of %s", where);
-			return E4R_EXIT_ERROR;
+			rc = E4R_EXIT_ERROR;
+			goto out;
 		}
 	} else {
 		/* OUTPUT under a temporary name (a device in place),
 		 * renamed over the final name only when the run succeeds. */
-		if (e4s_output_begin(prog, "OUTPUT", r.output, &out))
-			return E4R_EXIT_ERROR;
+		if (e4s_output_begin(prog, "OUTPUT", r.output, &out)) {
+			rc = E4R_EXIT_ERROR;
+			goto out;
+		}
 		begun = 1;
 		retval = write_device(in->dev, &out);
 		close(out.fd);	/* libext2fs opens it itself */
@@ -500,6 +541,8 @@ out:
 			rc |= E4R_EXIT_ERROR;
 		e4s_output_abort(&out);	/* nothing after a commit */
 	}
+	e4_wlog_dev_set_drop(in->dev, NULL, 0);
+	ext2fs_free_mem(&drop);
 	return rc;
 }
 
@@ -1056,6 +1099,272 @@ static int run_check(const char *prog, const struct e4s_req *r,
 	return rc;
 }
 
+/* ---- --check-durability -------------------------------------------------- */
+
+/* "entries 12, 13 and 40 more" for a violation's missing entries. */
+static void print_missing_text(const struct e4_wlog_dviolation *v)
+{
+	size_t i;
+
+	if (!v->nmissing_total) {
+		printf("; no entry missing");
+		return;
+	}
+	printf("; missing entr%s ", v->nmissing_total == 1 ? "y" : "ies");
+	for (i = 0; i < v->nmissing; i++)
+		printf("%s%llu", i ? "," : "",
+		       (unsigned long long)v->missing[i]);
+	if (v->nmissing_total > v->nmissing)
+		printf(" and %llu more", (unsigned long long)
+		       (v->nmissing_total - v->nmissing));
+}
+
+static void print_dviolation_text(const struct e4_wlog_promise *pr,
+				  const struct e4_wlog_dviolation *v)
+{
+	char pb[E4S_TEXT_ESC_MAX(4096)], mb[E4S_TEXT_ESC_MAX(512)];
+
+	printf("  mark %llu \"%s\": ", (unsigned long long)v->mark,
+	       e4s_text_escape(pr->label, mb, sizeof(mb)));
+	if (v->field == E4_WLOG_D_UNRECOVERABLE) {
+		printf("unrecoverable: the durable state's journal does not "
+		       "recover (%s): every promise lost",
+		       error_message((errcode_t)v->got));
+		print_missing_text(v);
+		printf("\n");
+		return;
+	}
+	printf("%s", v->path ? e4s_text_escape(v->path, pb, sizeof(pb)) :
+	       "?");
+	if (v->ino)
+		printf(" (inode %u)", v->ino);
+	printf(": %s: ", e4_wlog_dfield_name(v->field));
+	switch (v->field) {
+	case E4_WLOG_D_INODE:
+		printf("the file (generation %u) is not in the durable state",
+		       v->generation);
+		break;
+	case E4_WLOG_D_NAME:
+		if (v->got)
+			printf("names inode %llu in the durable state",
+			       (unsigned long long)v->got);
+		else
+			printf("does not exist in the durable state");
+		break;
+	case E4_WLOG_D_TYPE:
+		printf("mode type 0%llo promised, 0%llo durable",
+		       (unsigned long long)v->want,
+		       (unsigned long long)v->got);
+		break;
+	case E4_WLOG_D_SIZE:
+		printf("size %llu promised, %llu durable",
+		       (unsigned long long)v->want,
+		       (unsigned long long)v->got);
+		break;
+	case E4_WLOG_D_DATA:
+		printf("bytes %llu-%llu differ", (unsigned long long)v->off,
+		       (unsigned long long)(v->off + v->len - 1));
+		break;
+	case E4_WLOG_D_EXTRA:
+		printf("still names inode %llu in the durable state",
+		       (unsigned long long)v->got);
+		break;
+	}
+	print_missing_text(v);
+	printf("\n");
+}
+
+static void print_durable_text(const struct e4s_wlog_input *in,
+			       const struct e4_wlog_durable_report *rep,
+			       int verbose)
+{
+	char pb[E4S_TEXT_ESC_MAX(4096)];
+	size_t i, k, nk[5] = { 0 };
+
+	for (i = 0; i < rep->npromises; i++)
+		nk[rep->promises[i].kind]++;
+	printf("%s: %s + %llu entries; %zu promise mark(s) checked (%zu "
+	       "fsync, %zu fdatasync, %zu sync, %zu syncfs), %llu plain "
+	       "mark(s)\n", in->log_path, in->base_path,
+	       (unsigned long long)in->log->nr_entries, rep->npromises,
+	       nk[E4_WLOG_PROMISE_FSYNC], nk[E4_WLOG_PROMISE_FDATASYNC],
+	       nk[E4_WLOG_PROMISE_SYNC], nk[E4_WLOG_PROMISE_SYNCFS],
+	       (unsigned long long)rep->plain_marks);
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		printf("warning: %s\n", rep->warnings[i]);
+	printf("%8s %-9s %-24s %8s %7s %10s %5s %10s\n", "entry", "promise",
+	       "path", "flush", "dropped", "tids lost", "files",
+	       "violations");
+	for (i = 0; i < rep->npromises; i++) {
+		const struct e4_wlog_promise *p = &rep->promises[i];
+		char fl[24], tl[24];
+
+		if (!verbose && !p->nv && !p->unchecked)
+			continue;
+		if (p->flush < 0)
+			snprintf(fl, sizeof(fl), "none");
+		else
+			snprintf(fl, sizeof(fl), "%lld", (long long)p->flush);
+		snprintf(tl, sizeof(tl), "%zu/%zu", p->tids_lost,
+			 p->tids_promised);
+		printf("%8llu %-9s %-24.24s %8s %7llu %10s %5llu %10zu%s\n",
+		       (unsigned long long)p->entry,
+		       e4_wlog_promise_name(p->kind),
+		       p->path ? e4s_text_escape(p->path, pb, sizeof(pb)) :
+		       "(every file)", fl, (unsigned long long)p->dropped,
+		       tl, (unsigned long long)p->files, p->nv,
+		       p->unchecked ? "  (not checked)" : "");
+	}
+	if (!verbose)
+		printf("(promises kept not shown; -v shows every promise)\n");
+	if (rep->nv)
+		printf("violations (what the mark promised, not durable "
+		       "there):\n");
+	for (i = 0; i < rep->npromises; i++) {
+		const struct e4_wlog_promise *p = &rep->promises[i];
+
+		for (k = 0; k < p->nv; k++)
+			print_dviolation_text(p, &rep->v[p->first_v + k]);
+	}
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_wlog_unchecked *u = &rep->unchecked[i];
+
+		if (!i)
+			printf("not checked (could not be read):\n");
+		printf("  mark %lld: %s", (long long)u->entry, u->what);
+		if (u->ino)
+			printf(" (inode %u)", u->ino);
+		printf(": %s\n", error_message(u->err));
+	}
+	printf("%s: %zu violation(s) of %llu promise(s) of %zu%s\n",
+	       rep->nunchecked ? "INCOMPLETE" : rep->nv ? "FAIL" : "OK",
+	       rep->nv, (unsigned long long)rep->broken, rep->npromises,
+	       rep->nunchecked ? " in what was checked" : "");
+}
+
+static void print_durable_json(const struct e4s_wlog_input *in,
+			       const struct e4_wlog_durable_report *rep,
+			       int rc)
+{
+	struct e4s_json js;
+	size_t i, k, j;
+
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	print_log_json(&js, in);
+	e4s_json_arr_begin(&js, "warnings");
+	for (i = 0; i < (size_t)rep->nwarnings; i++)
+		e4s_json_str(&js, NULL, rep->warnings[i]);
+	e4s_json_arr_end(&js);
+	e4s_json_u64(&js, "plain_marks", rep->plain_marks);
+	e4s_json_arr_begin(&js, "promises");
+	for (i = 0; i < rep->npromises; i++) {
+		const struct e4_wlog_promise *p = &rep->promises[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_u64(&js, "entry", p->entry);
+		e4s_json_str(&js, "mark", p->label);
+		e4s_json_str(&js, "promise", e4_wlog_promise_name(p->kind));
+		if (p->path)
+			e4s_json_str(&js, "path", p->path);
+		else
+			e4s_json_null(&js, "path");
+		if (p->flush < 0)
+			e4s_json_null(&js, "flush_entry");
+		else
+			e4s_json_i64(&js, "flush_entry", p->flush);
+		e4s_json_u64(&js, "dropped_entries", p->dropped);
+		e4s_json_bool(&js, "name_promised", p->name_promised);
+		e4s_json_u64(&js, "files", p->files);
+		e4s_json_u64(&js, "tids_promised", p->tids_promised);
+		e4s_json_u64(&js, "tids_lost", p->tids_lost);
+		e4s_json_bool(&js, "checked", !p->unchecked);
+		e4s_json_arr_begin(&js, "violations");
+		for (k = 0; k < p->nv; k++) {
+			const struct e4_wlog_dviolation *v =
+				&rep->v[p->first_v + k];
+
+			e4s_json_obj_begin(&js, NULL);
+			e4s_json_str(&js, "field",
+				     e4_wlog_dfield_name(v->field));
+			if (v->path)
+				e4s_json_str(&js, "path", v->path);
+			else
+				e4s_json_null(&js, "path");
+			e4s_json_u64(&js, "inode", v->ino);
+			e4s_json_u64(&js, "generation", v->generation);
+			switch (v->field) {
+			case E4_WLOG_D_UNRECOVERABLE:
+				e4s_json_str(&js, "error", error_message(
+						     (errcode_t)v->got));
+				break;
+			case E4_WLOG_D_DATA:
+				e4s_json_u64(&js, "offset", v->off);
+				e4s_json_u64(&js, "length", v->len);
+				break;
+			case E4_WLOG_D_INODE:
+				break;
+			default:
+				e4s_json_u64(&js, "promised", v->want);
+				e4s_json_u64(&js, "durable", v->got);
+			}
+			e4s_json_arr_begin(&js, "missing_entries");
+			for (j = 0; j < v->nmissing; j++)
+				e4s_json_u64(&js, NULL, v->missing[j]);
+			e4s_json_arr_end(&js);
+			e4s_json_u64(&js, "missing_total", v->nmissing_total);
+			e4s_json_obj_end(&js);
+		}
+		e4s_json_arr_end(&js);
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
+	e4s_json_u64(&js, "violations", rep->nv);
+	e4s_json_u64(&js, "broken_promises", rep->broken);
+	e4s_json_bool(&js, "complete", !rep->nunchecked);
+	e4s_json_arr_begin(&js, "unchecked");
+	for (i = 0; i < rep->nunchecked; i++) {
+		const struct e4_wlog_unchecked *u = &rep->unchecked[i];
+
+		e4s_json_obj_begin(&js, NULL);
+		e4s_json_i64(&js, "entry", u->entry);
+		e4s_json_u64(&js, "ino", u->ino);
+		e4s_json_str(&js, "what", u->what);
+		e4s_json_str(&js, "error", error_message(u->err));
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_end(&js);
+	e4s_json_i64(&js, "exit", rc);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
+}
+
+static int run_durable(const char *prog, const struct e4s_req *r,
+		       struct e4s_wlog_input *in)
+{
+	struct e4_wlog_durable_report *rep = NULL;
+	errcode_t retval;
+	int rc;
+
+	retval = e4_wlog_durable_check(in->dev, &rep);
+	if (retval) {
+		com_err(prog, retval, "while checking the durability promises "
+			"of write log %s over %s", in->log_path,
+			in->base_path);
+		return E4R_EXIT_ERROR;
+	}
+	/* As --check-order's: violations 64; a partial report 8. */
+	rc = rep->nv ? E4R_EXIT_VIOLATION : 0;
+	if (rep->nunchecked)
+		rc |= E4R_EXIT_ERROR;
+	if (r->json)
+		print_durable_json(in, rep, rc);
+	else
+		print_durable_text(in, rep, r->verbose);
+	e4_wlog_durable_report_free(rep);
+	return rc;
+}
+
 /* ---- --stats ------------------------------------------------------------ */
 
 /*
@@ -1133,13 +1442,14 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 	};
 	struct e4s_wlog_input in;
 	const char *bad = NULL;
-	int modes = r->wlog_list + !!r->wlog_at + r->check_order + r->stats,
-		rc;
+	int modes = r->wlog_list + !!r->wlog_at + r->check_order + r->stats +
+		r->check_durability, rc;
 	errcode_t retval;
 
 	if (!r->write_log || !*r->write_log || modes != 1) {
 		fprintf(stderr, "%s: --write-log=LOG takes one of --list, "
-			"--at=ENTRY|MARK, --check-order and --stats\n", prog);
+			"--at=ENTRY|MARK, --check-order, --check-durability "
+			"and --stats\n", prog);
 		return E4R_EXIT_USAGE;
 	}
 	if (r->output && !r->wlog_at)
@@ -1167,6 +1477,8 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 	else if (r->stats_all || (r->plot && !r->stats))
 		bad = "--all does not go with --write-log; --plot goes with "
 			"--stats";
+	else if (r->wlog_durable && !r->wlog_at)
+		bad = "--durable goes with --at";
 	else if (r->verbose && r->stats)
 		bad = "-v does not go with --write-log --stats (every commit "
 			"write is listed)";
@@ -1194,6 +1506,8 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 			rc = run_at(prog, r, &in);
 		} else if (r->stats) {
 			rc = run_stats(prog, r, &in);
+		} else if (r->check_durability) {
+			rc = run_durable(prog, r, &in);
 		} else {
 			rc = run_check(prog, r, &in);
 		}

@@ -279,6 +279,81 @@ static void model_at(struct model *mo, const unsigned char *base,
 	}
 }
 
+static void model_at(struct model *mo, const unsigned char *base,
+		     const struct ment *me, int64_t p, uint64_t nsec,
+		     uint32_t ss)
+{
+	model_at_skip(mo, base, me, p, nsec, ss, NULL);
+}
+
+/*
+ * The durable state at random marks (wlog_durable.c's rule, here as
+ * the model: entries before the last FLUSH, FUA writes) on a clone of
+ * @d with e4_wlog_dev_set_drop(): every byte, and the source of sectors.
+ */
+static void durable_vs_model(e4_wlog_t log, e4_wlog_dev_t d,
+			     struct model *mo, const unsigned char *base,
+			     const struct ment *me, int nent, uint64_t nsec,
+			     uint32_t ss, unsigned char *buf)
+{
+	unsigned char *skip = calloc(nent, 1);
+	e4_wlog_dev_t c;
+	uint64_t *drop, bad[2] = { 3, 2 };
+	size_t n, j;
+	int64_t f, want_f, x, ent;
+	int k, i;
+
+	assert_non_null(skip);
+	assert_int_equal(e4_wlog_dev_clone(d, &c), 0);
+	assert_int_equal(e4_wlog_dev_point(c), -1);
+	assert_int_equal(e4_wlog_dev_set_drop(c, bad, 2),
+			 EXT2_ET_INVALID_ARGUMENT);
+	for (k = 0; k < 40; k++) {
+		int64_t m = (int64_t)(rnd() % nent);
+
+		assert_int_equal(e4_wlog_durable_drop(log, (uint64_t)m, &f,
+						      &drop, &n), 0);
+		want_f = -1;
+		for (x = m; x >= 0 && want_f < 0; x--)
+			if (log->ents[x].flags & E4_WLOG_FLUSH)
+				want_f = x;
+		assert_int_equal(f, want_f);
+		memset(skip, 0, nent);
+		for (x = want_f < 0 ? 0 : want_f, j = 0; x <= m; x++)
+			if (me[x].kind != 2 &&
+			    !(log->ents[x].flags & E4_WLOG_FUA)) {
+				assert_true(j < n);
+				assert_int_equal(drop[j++], x);
+				skip[x] = 1;
+			}
+		assert_int_equal(j, n);
+		assert_int_equal(e4_wlog_dev_set_drop(c, drop, n), 0);
+		assert_int_equal(e4_wlog_dev_set_point(c, m), 0);
+		model_at_skip(mo, base, me, m, nsec, ss, skip);
+		assert_int_equal(e4_wlog_dev_read(c, 0, buf, DEV_BYTES), 0);
+		assert_memory_equal(buf, mo->dev, DEV_BYTES);
+		for (i = 0; i < 50; i++) {
+			uint64_t s = rnd() % nsec;
+			int src = e4_wlog_dev_latest(c, s, m, &ent);
+
+			if (mo->last[s] < 0) {
+				assert_int_equal(src, E4_WLOG_SRC_BASE);
+			} else {
+				assert_int_equal(ent, mo->last[s]);
+				assert_int_equal(src, mo->disc[s] ?
+						 E4_WLOG_SRC_DISCARD :
+						 E4_WLOG_SRC_WRITE);
+			}
+		}
+		/* the device itself is not affected */
+		assert_int_equal(e4_wlog_dev_point(d), (int64_t)nent - 1);
+		free(drop);
+	}
+	assert_int_equal(e4_wlog_dev_set_drop(c, NULL, 0), 0);
+	e4_wlog_dev_free(c);
+	free(skip);
+}
+
 static void device_vs_model(uint32_t ss)
 {
 	const uint64_t nsec = DEV_BYTES / ss;
@@ -430,6 +505,8 @@ static void device_vs_model(uint32_t ss)
 				want = x;
 		assert_int_equal(e4_wlog_dev_first_write(d, s, a, b), want);
 	}
+	assert_int_equal(e4_wlog_dev_set_point(d, nent - 1), 0);
+	durable_vs_model(log, d, &mo, base, me, nent, nsec, ss, buf);
 	assert_int_equal(e4_wlog_dev_set_point(d, nent),
 			 EXT2_ET_INVALID_ARGUMENT);
 	assert_int_equal(e4_wlog_dev_set_point(d, -2),
@@ -464,6 +541,41 @@ static void test_device_4096(void **state)
 {
 	(void)state;
 	device_vs_model(4096);
+}
+
+static void test_promise_parse(void **state)
+{
+	static const struct { const char *label; int kind; const char *path; }
+	t[] = {
+		{ "fsync /a/b", E4_WLOG_PROMISE_FSYNC, "/a/b" },
+		{ "fsync a", E4_WLOG_PROMISE_FSYNC, "a" },
+		{ "fdatasync /x y", E4_WLOG_PROMISE_FDATASYNC, "/x y" },
+		{ "sync", E4_WLOG_PROMISE_SYNC, NULL },
+		{ "syncfs", E4_WLOG_PROMISE_SYNCFS, NULL },
+		{ "fsync", E4_WLOG_PROMISE_NONE, NULL },
+		{ "fsync ", E4_WLOG_PROMISE_NONE, NULL },
+		{ "fsync /a ", E4_WLOG_PROMISE_NONE, NULL },
+		{ "fsyncx /a", E4_WLOG_PROMISE_NONE, NULL },
+		{ "sync ", E4_WLOG_PROMISE_NONE, NULL },
+		{ "Sync", E4_WLOG_PROMISE_NONE, NULL },
+		{ "populate", E4_WLOG_PROMISE_NONE, NULL },
+		{ NULL, E4_WLOG_PROMISE_NONE, NULL },
+	};
+	const char *path;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_int_equal(e4_wlog_promise_parse(t[i].label, &path),
+				 t[i].kind);
+		if (t[i].path)
+			assert_string_equal(path, t[i].path);
+		else
+			assert_null(path);
+	}
+	assert_string_equal(e4_wlog_promise_name(E4_WLOG_PROMISE_FDATASYNC),
+			    "fdatasync");
+	assert_string_equal(e4_wlog_dfield_name(E4_WLOG_D_DATA), "data");
 }
 
 static void test_device_refuses_past(void **state)
@@ -504,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_device_512),
 		cmocka_unit_test(test_device_4096),
 		cmocka_unit_test(test_device_refuses_past),
+		cmocka_unit_test(test_promise_parse),
 	};
 
 	add_error_table(&et_e4_error_table);
