@@ -29,21 +29,30 @@ extern "C" {
 /*
  * Stability.  Installed as <e4/e4.h> with e4_err.h, e4_version.h and
  * jbd2_fmt.h; link with `pkg-config --cflags --libs e4` (libe4.so.0).
- * The replay API is stable: within SONAME libe4.so.E4_SOVERSION the
+ * libe4.so exports exactly the functions and variables the installed
+ * headers declare (lib/e4/libe4.map, debian/libe4-0.symbols; checked by
+ * tests/p_abi), in two symbol version nodes.
+ * E4_0, the stable API: within SONAME libe4.so.E4_SOVERSION the
  * prototypes, the meaning of the flags and error codes and the members
- * named here keep their meaning, and members are only ever added at the
- * end of a structure:
+ * named here keep their meaning; structures the library allocates
+ * (struct e4_jscan, e4_order_report) only grow at the end:
+ *   e4_error_tables_init();
  *   e4_version(), e4_version_num(), e4_version_line();
  *   e4_journal_open(), e4_journal_open_io(), e4_journal_close();
  *   e4_journal_scan() and struct e4_jscan's start_tid, end_tid,
- *   ncommitted, ntrans, stop, corrupt, fail; e4_jscan_free();
- *   e4_journal_replay() and struct e4_replay_result;
+ *   ncommitted, ntrans, stop, corrupt, fail; e4_jscan_free(),
+ *   e4_scan_stop_name();
+ *   e4_journal_replay(), e4_journal_recover() and struct
+ *   e4_replay_result;
  *   e4_order_check() with struct e4_order_opts / e4_order_report (the
  *   alloc-on-commit ordering check), e4_order_report_free(),
- *   e4_plan_build(), e4_plan_free();
- *   the com_err table et_e4_error_table (E4_ERR_*).
- * Everything else declared here is exported for e4tools' own programs
- * and may change between releases (e4_version_num() tells them apart).
+ *   e4_order_kind_name(), e4_plan_build(), e4_plan_free();
+ *   the com_err table et_e4_error_table (E4_ERR_*),
+ *   initialize_e4_error_table(), initialize_e4_error_table_r().
+ * E4_EXPERIMENTAL_0: everything else declared here and in e4_wlog.h is
+ * exported for e4tools' own programs and may change between releases
+ * (e4_version_num() tells them apart); a program that uses it needs the
+ * libe4 of the release it was built with.
  */
 
 /* ---- common.c ------------------------------------------------------------ */
