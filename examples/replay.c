@@ -18,7 +18,7 @@
 
 int main(int argc, char **argv)
 {
-	struct e4_replay_result res = { 0 };
+	struct e4_replay_result res;
 	struct e4_jscan *scan = NULL;
 	e4_journal_t j = NULL;
 	ext2_filsys fs = NULL;
@@ -30,6 +30,8 @@ int main(int argc, char **argv)
 		return 16;
 	}
 	printf("%s\n", e4_version());
+	/* size-versioned: a zeroed result is refused (E4_ERR_STRUCT_UNINIT) */
+	e4_replay_result_init(&res, sizeof(res));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
 

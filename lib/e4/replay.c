@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 #define CHUNK_BYTES	(1U << 20)	/* journal read / fs write batch: 1 MiB
 					 * stays in the cpu cache between the
@@ -379,13 +380,22 @@ errcode_t e4_journal_clear_err(e4_journal_t j, int *marked)
 	return retval;
 }
 
-errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
-			    struct e4_replay_result *res)
+errcode_t e4_replay_result_init(struct e4_replay_result *res, size_t size)
+{
+	struct e4_replay_result d;
+
+	e4_error_tables_init();
+	memset(&d, 0, sizeof(d));
+	return e4_struct_init(res, size, E4_REPLAY_RESULT_SIZE0, &d,
+			      sizeof(d));
+}
+
+static errcode_t journal_replay(e4_journal_t j, struct e4_jscan *scan,
+				struct e4_replay_result *res)
 {
 	struct e4_plan *p;
 	errcode_t retval;
 
-	e4_error_tables_init();
 	/* @res is filled on every return, the refusals' too */
 	e4_plan_result(scan, NULL, res);
 	if (!(j->flags & E4_JOURNAL_RW) || !(j->fs->flags & EXT2_FLAG_RW))
@@ -400,6 +410,24 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	return retval;
 }
 
+/* The caller's @ures checked, then filled from a result of this libe4's
+ * size (e4_replay_result_init()). */
+errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
+			    struct e4_replay_result *ures)
+{
+	struct e4_replay_result res;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
+	e4_replay_result_init(&res, sizeof(res));
+	retval = journal_replay(j, scan, &res);
+	e4_struct_out(ures, &res, sizeof(res));
+	return retval;
+}
+
 errcode_t e4_plan_replay(const struct e4_plan *p,
 			 struct e4_replay_result *res)
 {
@@ -407,9 +435,30 @@ errcode_t e4_plan_replay(const struct e4_plan *p,
 	return e4_plan_replay_fc(p, NULL, res);
 }
 
+static errcode_t plan_replay_fc(const struct e4_plan *p,
+				struct e4_fc_state *fcst,
+				struct e4_replay_result *res);
+
 errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 			    struct e4_fc_state *fcst,
-			    struct e4_replay_result *res)
+			    struct e4_replay_result *ures)
+{
+	struct e4_replay_result res;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
+	e4_replay_result_init(&res, sizeof(res));
+	retval = plan_replay_fc(p, fcst, &res);
+	e4_struct_out(ures, &res, sizeof(res));
+	return retval;
+}
+
+static errcode_t plan_replay_fc(const struct e4_plan *p,
+				struct e4_fc_state *fcst,
+				struct e4_replay_result *res)
 {
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
