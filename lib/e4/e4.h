@@ -8,6 +8,34 @@
  * blocks" (jblocks) are journal blocks (the journal superblock's
  * s_blocksize, equal to the fs block size), "bytes" are bytes.
  *
+ * What libe4 does besides the caller's channels (libe4(3) has the same):
+ *  - mmap: e4_journal_scan() and e4_jscan_check_tags() (so also
+ *    e4_journal_replay(), e4_journal_recover()) map the journal's file
+ *    read-only (MAP_SHARED, one 8 MiB window per view, populated with
+ *    MADV_POPULATE_READ: a read error is an error, not SIGBUS; the size
+ *    checked by fstat() before every use) when its channel is plain
+ *    unix_io on a regular file (jview.c); never a block device or a
+ *    stacked channel; unmapped before the call returns.
+ *  - threads: e4_jscan_check_tags() starts up to 3 threads (4 with the
+ *    caller's, one per online cpu) for 8192 or more pending tags on a
+ *    mapped journal, joined before it returns (scan.c); nothing else
+ *    does.  No global state of libe4's own: distinct fs/journal objects
+ *    may be used from distinct threads, one object by one thread at a
+ *    time (libext2fs's rule).  The first call registers the com_err
+ *    tables (process-wide, not thread-safe): make it before threads
+ *    start (e4_error_tables_init()).
+ *  - files: the journal's file opened again read-only for the mapping;
+ *    a replay opens the fs's device name read-only for
+ *    sync_file_range(SYNC_FILE_RANGE_WRITE) hints (replay.c); both
+ *    O_CLOEXEC, closed before the call returns.
+ *  - environment: E4_NO_MMAP (set: no mapping, every read through the
+ *    channel); E2FSPROGS_FAKE_TIME (the "now" of a fast-commit replay's
+ *    inode times, as e2fsprogs takes it; fc_replay.c).  libext2fs and
+ *    com_err read their own.  E4_FAULT is the tools', not libe4's.
+ *  - sleeping: only e4_mmp_start() (the MMP check interval, as e2fsck).
+ *  - never: printing, signal handlers, exit(); abort() only from
+ *    e4_fault_io_manager with E4_FAULT_ABORT_ON_WRITE (a test hook).
+ *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #ifndef E4_H
