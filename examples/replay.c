@@ -3,6 +3,8 @@
  * image, replay its journal as the kernel would at mount, print what was
  * replayed, and exit with an fsck-style status.
  *
+ * e4_mount_recover() is in libe4's experimental node (E4_EXPERIMENTAL_0):
+ * build it against the libe4 of the release it runs with.
  * Build against an installed e4tools (no build tree needed):
  *	cc -o replay examples/replay.c $(pkg-config --cflags --libs e4)
  * Run:

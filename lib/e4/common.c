@@ -3,7 +3,8 @@
  * io_channel (name copied, magic, 1 KiB block size, one reference), the
  * entries of the read-only io_managers (overlay_io.c, wlog_io.c), and
  * the warning lines of the checks' reports (order_report.c,
- * wlog_check.c).
+ * wlog_check.c), and the size rule of the structs a caller allocates
+ * (e4_replay_result_init(), e4_order_opts_init()).
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
@@ -14,6 +15,60 @@
 #include <string.h>
 
 #include "e4_int.h"
+
+errcode_t e4_struct_size_ok(size_t size, size_t size0)
+{
+	if (!size)
+		return E4_ERR_STRUCT_UNINIT;
+	if (size < size0 || size > E4_STRUCT_SIZE_MAX)
+		return E4_ERR_STRUCT_SIZE;
+	return 0;
+}
+
+errcode_t e4_struct_init(void *user, size_t size, size_t size0,
+			 const void *defaults, size_t ksize)
+{
+	errcode_t retval = e4_struct_size_ok(size, size0);
+
+	if (retval)
+		return retval;
+	memset(user, 0, size);
+	memcpy(user, defaults, size < ksize ? size : ksize);
+	memcpy(user, &size, sizeof(size));
+	return 0;
+}
+
+errcode_t e4_struct_in(void *k, size_t ksize, const void *user,
+		       size_t size0)
+{
+	const unsigned char *u = user;
+	size_t usize, i;
+	errcode_t retval;
+
+	memcpy(&usize, user, sizeof(usize));
+	retval = e4_struct_size_ok(usize, size0);
+	if (retval)
+		return retval;
+	for (i = ksize; i < usize; i++)
+		if (u[i])
+			return E4_ERR_STRUCT_SIZE;
+	memcpy((char *)k + sizeof(size_t), u + sizeof(size_t),
+	       (usize < ksize ? usize : ksize) - sizeof(size_t));
+	return 0;
+}
+
+void e4_struct_out(void *user, const void *k, size_t ksize)
+{
+	size_t usize;
+
+	memcpy(&usize, user, sizeof(usize));
+	if (usize > ksize)
+		usize = ksize;
+	if (usize > sizeof(size_t))
+		memcpy((char *)user + sizeof(size_t),
+		       (const char *)k + sizeof(size_t),
+		       usize - sizeof(size_t));
+}
 
 errcode_t e4_chan_new(io_manager mgr, const char *name, void *priv,
 		      io_channel *ret)

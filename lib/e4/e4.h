@@ -8,6 +8,38 @@
  * blocks" (jblocks) are journal blocks (the journal superblock's
  * s_blocksize, equal to the fs block size), "bytes" are bytes.
  *
+ * What libe4 does besides the caller's channels (libe4(3) has the same):
+ *  - mmap: e4_journal_scan() and e4_jscan_check_tags() (so also
+ *    e4_journal_replay(), e4_journal_recover()) map the journal's file
+ *    read-only (MAP_SHARED, one 8 MiB window per view, populated with
+ *    MADV_POPULATE_READ: a read error is an error, not SIGBUS; the size
+ *    checked by fstat() before every use) when its channel is plain
+ *    unix_io on a regular file (jview.c); never a block device or a
+ *    stacked channel; unmapped before the call returns.
+ *  - threads: e4_jscan_check_tags() starts up to 3 threads (4 with the
+ *    caller's, one per online cpu) for 8192 or more pending tags on a
+ *    mapped journal, joined before it returns (scan.c); nothing else
+ *    does.  No global state of libe4's own: distinct fs/journal objects
+ *    may be used from distinct threads, one object by one thread at a
+ *    time (libext2fs's rule).  The first call registers the com_err
+ *    tables (process-wide, not thread-safe): make it before threads
+ *    start (e4_error_tables_init()).
+ *  - files: the journal's file opened again read-only for the mapping;
+ *    a replay opens the fs's device name read-only for
+ *    sync_file_range(SYNC_FILE_RANGE_WRITE) hints (replay.c); both
+ *    O_CLOEXEC, closed before the call returns.
+ *  - environment: E4_NO_MMAP (set: no mapping, every read through the
+ *    channel); E2FSPROGS_FAKE_TIME (the "now" of a fast-commit replay's
+ *    inode times, as e2fsprogs takes it; fc_replay.c).  libext2fs and
+ *    com_err read their own.  E4_FAULT is the tools', not libe4's.
+ *  - sleeping: only e4_mmp_start() (the MMP check interval, as e2fsck).
+ *  - signals: one process-wide SIGBUS handler, installed by a read of
+ *    a mapped journal and left in place (a SIGBUS that is not such a
+ *    read goes on to the handler before it, or the default action);
+ *    none with E4_NO_MMAP (e4_journal_scan()).
+ *  - never: printing, exit(); abort() only from e4_fault_io_manager
+ *    with E4_FAULT_ABORT_ON_WRITE (a test hook).
+ *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
  */
 #ifndef E4_H
@@ -29,21 +61,35 @@ extern "C" {
 /*
  * Stability.  Installed as <e4/e4.h> with e4_err.h, e4_version.h and
  * jbd2_fmt.h; link with `pkg-config --cflags --libs e4` (libe4.so.0).
- * The replay API is stable: within SONAME libe4.so.E4_SOVERSION the
+ * libe4.so exports exactly the functions and variables the installed
+ * headers declare (lib/e4/libe4.map, debian/libe4-0.symbols; checked by
+ * tests/p_abi), in two symbol version nodes.
+ * E4_0, the stable API: within SONAME libe4.so.E4_SOVERSION the
  * prototypes, the meaning of the flags and error codes and the members
- * named here keep their meaning, and members are only ever added at the
- * end of a structure:
+ * named here keep their meaning; structures the library allocates
+ * (struct e4_jscan, e4_order_report) only grow at the end; the ones the
+ * caller allocates (struct e4_replay_result, e4_order_opts) start with
+ * their size, set by their e4_*_init() function, so that a program built
+ * against an older e4.h keeps working and a zeroed one is refused
+ * (E4_ERR_STRUCT_UNINIT):
+ *   e4_error_tables_init();
  *   e4_version(), e4_version_num(), e4_version_line();
  *   e4_journal_open(), e4_journal_open_io(), e4_journal_close();
  *   e4_journal_scan() and struct e4_jscan's start_tid, end_tid,
- *   ncommitted, ntrans, stop, corrupt, fail; e4_jscan_free();
- *   e4_journal_replay() and struct e4_replay_result;
+ *   ncommitted, ntrans, stop, corrupt, fail; e4_jscan_free(),
+ *   e4_scan_stop_name();
+ *   e4_journal_replay(), e4_journal_recover() and struct
+ *   e4_replay_result, e4_replay_result_init();
  *   e4_order_check() with struct e4_order_opts / e4_order_report (the
- *   alloc-on-commit ordering check), e4_order_report_free(),
- *   e4_plan_build(), e4_plan_free();
- *   the com_err table et_e4_error_table (E4_ERR_*).
- * Everything else declared here is exported for e4tools' own programs
- * and may change between releases (e4_version_num() tells them apart).
+ *   alloc-on-commit ordering check), e4_order_opts_init(),
+ *   e4_order_report_free(),
+ *   e4_order_kind_name(), e4_plan_build(), e4_plan_free();
+ *   the com_err table et_e4_error_table (E4_ERR_*),
+ *   initialize_e4_error_table(), initialize_e4_error_table_r().
+ * E4_EXPERIMENTAL_0: everything else declared here and in e4_wlog.h is
+ * exported for e4tools' own programs and may change between releases
+ * (e4_version_num() tells them apart); a program that uses it needs the
+ * libe4 of the release it was built with.
  */
 
 /* ---- common.c ------------------------------------------------------------ */
@@ -829,7 +875,13 @@ void e4_revoke_free(struct e4_revoke_table *t);
 
 /* ---- replay.c: writing the log back to the file system ------------------ */
 
+/*
+ * What a replay did.  The caller allocates it and readies it with
+ * e4_replay_result_init() (size first: see e4_replay_result_init()).
+ */
 struct e4_replay_result {
+	size_t		size;		/* bytes: sizeof() the caller was
+					 * built with (e4_replay_result_init()) */
 	uint64_t	ntags;		/* tags of replayed transactions */
 	uint64_t	nwritten;	/* fs blocks written (each once) */
 	uint64_t	nsuperseded;	/* copies a later copy replaces */
@@ -848,7 +900,25 @@ struct e4_replay_result {
 	int		sb_layout_changed;	/* the replayed superblock has
 					 * another layout (or is garbage):
 					 * fs->super kept the old one */
+	/* New members go here, at the end. */
 };
+
+/*
+ * e4_replay_result_init() - ready the caller's @res of @size bytes (pass
+ * sizeof(*res)) for the functions that fill it (e4_journal_replay(),
+ * e4_journal_recover(), e4_plan_replay(), e4_plan_replay_fc(),
+ * e4_journal_replay_plan()): every count 0 and res->size = @size.
+ * Those functions refuse a result whose size is 0 (a zeroed struct, e.g.
+ * "= { 0 }", never passed here) with E4_ERR_STRUCT_UNINIT, before
+ * anything is read or written; a program built against an older e4.h
+ * (a smaller @size) gets the members it knows, a newer one's members
+ * past this libe4's stay 0.  Rule: struct growth by a leading size field,
+ * as the kernel's copy_struct_from_user() (and Win32's cbSize).
+ * Returns 0, E4_ERR_STRUCT_UNINIT (@size 0) or E4_ERR_STRUCT_SIZE (@size
+ * smaller than the first release's struct or above 4096 bytes); nothing
+ * is written on an error.
+ */
+errcode_t e4_replay_result_init(struct e4_replay_result *res, size_t size);
 
 /* ---- plan.c: the replay rule (which logged copy reaches each block) ----- */
 
@@ -947,7 +1017,8 @@ void e4_plan_free(struct e4_plan *plan);
 /*
  * e4_plan_result() - the counts of @plan into @res; with @plan NULL (no
  * plan: @scan failed) only res->new_sequence (end_tid + 1) and
- * res->corrupt (the scan's) are set, the rest zeroed.
+ * res->corrupt (the scan's) are set, the rest zeroed.  A @res not readied
+ * by e4_replay_result_init() (size 0 or out of range) is left alone.
  */
 void e4_plan_result(const struct e4_jscan *scan, const struct e4_plan *plan,
 		    struct e4_replay_result *res);
@@ -1041,8 +1112,9 @@ int e4_log_outcome_same(const struct e4_log_outcome *a,
 /*
  * e4_journal_replay_plan() - the tag fates and counts of e4_plan_build()
  * without keeping the plan: sets e4_jtag.fate in @scan and fills @res
- * (e4_plan_result()).  No io.  Returns 0, @scan->fail (no fate set) or
- * EXT2_ET_NO_MEMORY.
+ * (e4_plan_result()).  No io.  Returns 0, @scan->fail (no fate set),
+ * EXT2_ET_NO_MEMORY, or E4_ERR_STRUCT_UNINIT / E4_ERR_STRUCT_SIZE (@res
+ * not readied by e4_replay_result_init(); nothing done).
  */
 errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
 				 struct e4_replay_result *res);
@@ -1117,11 +1189,15 @@ void e4_state_free(struct e4_state *st);
  * to mount (a failed commit, a bad tag checksum): call
  * e4_plan_mount_refused() on the plan first to follow the kernel, as
  * e4replay does.
- * Fills all of @res on every return: the counts of e4_plan_replay(), or
- * on E4_ERR_READ_ONLY, E4_ERR_FAST_COMMIT and a failed e4_plan_build()
+ @res is the caller's, readied by e4_replay_result_init() (its size
+ * says which members it has).
+ * Fills all of @res on every other return: the counts of e4_plan_replay(),
+ * or on E4_ERR_READ_ONLY, E4_ERR_FAST_COMMIT and a failed e4_plan_build()
  * those of e4_plan_result() with no plan (new_sequence and corrupt, the
  * rest zero).
- * Returns 0, E4_ERR_READ_ONLY (nothing written), @scan->fail (nothing
+ * Returns 0, E4_ERR_STRUCT_UNINIT / E4_ERR_STRUCT_SIZE (@res not readied:
+ * nothing read, written or filled), E4_ERR_READ_ONLY (nothing written),
+ * @scan->fail (nothing
  * written), E4_ERR_FAST_COMMIT (nothing written) or what e4_plan_replay()
  * returns.
  */
@@ -1158,7 +1234,9 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
  * e4_fs_reload() it to go on using it.  Fills all of @res on every
  * return, E4_ERR_READ_ONLY's too: the plan's counts (e4_plan_result())
  * and the io counts.
- * Returns 0, E4_ERR_READ_ONLY or the scan's fail code (nothing written),
+ * Returns 0, E4_ERR_STRUCT_UNINIT / E4_ERR_STRUCT_SIZE (@res not readied
+ * by e4_replay_result_init(): nothing written or filled),
+ * E4_ERR_READ_ONLY or the scan's fail code (nothing written),
  * io errors or EXT2_ET_NO_MEMORY.
  */
 errcode_t e4_plan_replay(const struct e4_plan *plan,
@@ -1664,7 +1742,14 @@ struct e4_order_tx {
 					 * last full commit): S_n -> S_fc */
 };
 
+/*
+ * What e4_order_check() is asked.  The caller allocates it and readies it
+ * with e4_order_opts_init(), which sets e4replay --check-order's defaults
+ * (a zeroed struct is refused: its 0s are not those defaults).
+ */
 struct e4_order_opts {
+	size_t		size;		/* bytes: sizeof() the caller was
+					 * built with (e4_order_opts_init()) */
 	int		data_mode;	/* enum e4_data_mode */
 	int		has_upto;
 	uint32_t	upto;		/* check T1..T(upto) only */
@@ -1679,7 +1764,25 @@ struct e4_order_opts {
 					 * transaction (wlog_check.c builds
 					 * it so): its home copies are S_0's,
 					 * as with log_from_start */
+	/* New members go here, at the end. */
 };
+
+/*
+ * e4_order_opts_init() - ready the caller's @opts of @size bytes (pass
+ * sizeof(*opts)) with e4replay --check-order's defaults: data_mode
+ * E4_DATA_AUTO, no upto, outside -1 (auto: checked on stamped images),
+ * stamped -1 (detected), list_mappings 0, image_is_s0 0, and opts->size =
+ * @size.  e4_order_check() refuses opts whose size is 0 (a zeroed struct
+ * never passed here: its outside and stamped would read "no" instead of
+ * "auto") with E4_ERR_STRUCT_UNINIT; a program built against an older
+ * e4.h (a smaller @size) gets these defaults for the members it does not
+ * know; a newer one's members past this libe4's must be 0, else
+ * E4_ERR_STRUCT_SIZE.  Rule: as e4_replay_result_init().
+ * Returns 0, E4_ERR_STRUCT_UNINIT (@size 0) or E4_ERR_STRUCT_SIZE (@size
+ * smaller than the first release's struct or above 4096 bytes); nothing
+ * is written on an error.
+ */
+errcode_t e4_order_opts_init(struct e4_order_opts *opts, size_t size);
 
 /*
  * Something the ordering check could not read, so its verdict says nothing
@@ -1751,7 +1854,12 @@ struct e4_order_report {
  * goes on with the rest); a read error of the channel below the states
  * stops it, and then *@ret is the partial report too (rep->error, tx[]
  * the transactions fully checked before), with the error returned.
- * Returns 0, E4_ERR_UPTO_NOT_FOUND (opts->upto is no committed tid),
+ * @opts is the caller's, readied by e4_order_opts_init() (the members its
+ * size leaves out take e4_order_opts_init()'s defaults).
+ * Returns 0, E4_ERR_STRUCT_UNINIT / E4_ERR_STRUCT_SIZE (@opts not readied
+ * by e4_order_opts_init(), or a newer caller's member this libe4 does not
+ * know set: nothing read, *@ret NULL), E4_ERR_UPTO_NOT_FOUND (opts->upto
+ * is no committed tid),
  * E4_ERR_BIGALLOC, EXT2_ET_NO_MEMORY, or libext2fs/io errors met on the
  * image itself (a replayed state that cannot be opened is recorded as a
  * warning and its transaction marked unreadable instead).
@@ -2575,7 +2683,10 @@ void e4_fc_state_close(struct e4_fc_state *st);
  * PASS_REPLAY, then the fast-commit replay before the journal is reset).
  * A journal the kernel replays and then refuses to mount is replayed as
  * e2fsck replays it (see e4_journal_replay(), e4_plan_mount_refused()).
- * Returns 0, scan->fail or scan->fc->fail (nothing written),
+ * @res as for e4_journal_replay() (e4_replay_result_init()).
+ * Returns 0, E4_ERR_STRUCT_UNINIT / E4_ERR_STRUCT_SIZE (@res not readied:
+ * nothing read, written or filled), scan->fail or scan->fc->fail
+ * (nothing written),
  * E4_ERR_FC_REPLAY_FAILS (nothing written), or the errors of
  * e4_plan_build(), e4_fc_state_open_plan(), e4_plan_replay_fc().
  */

@@ -99,6 +99,47 @@ void e4_resolve_paths(ext2_filsys fs, struct e4_path_req *req, size_t n);
 
 /* ---- common.c ----------------------------------------------------------- */
 
+/*
+ * Size-versioned structures the caller allocates (struct e4_replay_result,
+ * e4_order_opts): a size_t "size" first, set by their e4_*_init() to the
+ * size the caller was compiled with.  E4_STRUCT_SIZE_MAX bounds a size
+ * field read from an uninitialized struct.
+ */
+#define E4_STRUCT_SIZE_MAX	4096
+/* The first release's sizes (0.1.0: up to its last member); they never
+ * change, whatever is added at the end later. */
+#define E4_REPLAY_RESULT_SIZE0	(offsetof(struct e4_replay_result, \
+					  sb_layout_changed) + sizeof(int))
+#define E4_ORDER_OPTS_SIZE0	(offsetof(struct e4_order_opts, \
+					  image_is_s0) + sizeof(int))
+
+/* e4_struct_size_ok() - the size rule for a caller's struct of @size
+ * bytes whose first release was @size0 bytes: 0 when it may be used,
+ * E4_ERR_STRUCT_UNINIT for 0 (a zeroed struct), E4_ERR_STRUCT_SIZE below
+ * @size0 or above E4_STRUCT_SIZE_MAX. */
+errcode_t e4_struct_size_ok(size_t size, size_t size0);
+
+/* e4_struct_init() - zero the caller's @size bytes at @user, then copy in
+ * the first min(@size, @ksize) bytes of @defaults (this libe4's struct of
+ * @ksize bytes, defaults set), and store @size in its size field.  Returns
+ * e4_struct_size_ok()'s code (nothing written unless 0). */
+errcode_t e4_struct_init(void *user, size_t size, size_t size0,
+			 const void *defaults, size_t ksize);
+
+/* e4_struct_in() - an input struct: *@k (@ksize bytes, defaults set) takes
+ * the members the caller's @user knows (min of its size field and
+ * @ksize); a larger @user is accepted only when the bytes this libe4 does
+ * not know are zero (as the kernel's copy_struct_from_user()).  @k's size
+ * field stays @ksize.  Returns 0, E4_ERR_STRUCT_UNINIT or
+ * E4_ERR_STRUCT_SIZE (*@k untouched). */
+errcode_t e4_struct_in(void *k, size_t ksize, const void *user,
+		       size_t size0);
+
+/* e4_struct_out() - an output struct: the caller's @user gets the first
+ * min(its size field, @ksize) bytes of @k, its size field kept; bytes
+ * past @ksize (a newer caller's members) are left as its init set them. */
+void e4_struct_out(void *user, const void *k, size_t ksize);
+
 /* e4_vadd_warning() - format a warning into the next of the @max slots
  * of @width bytes at @slots (*@n used so far); a report keeps the first
  * @max.  Lines are cut at @width - 1 bytes. */

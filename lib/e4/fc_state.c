@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 /*
  * The superblock's free block and inode counts as the kernel's mount that
@@ -227,15 +228,34 @@ errcode_t e4_replayed_fc(struct e4_replayed *r)
 	return 0;
 }
 
+static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,
+				 struct e4_replay_result *res);
+
+/* The caller's @ures checked, then filled from a result of this libe4's
+ * size (e4_replay_result_init()). */
 errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
-			     struct e4_replay_result *res)
+			     struct e4_replay_result *ures)
+{
+	struct e4_replay_result res;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
+	e4_replay_result_init(&res, sizeof(res));
+	retval = journal_recover(j, scan, &res);
+	e4_struct_out(ures, &res, sizeof(res));
+	return retval;
+}
+
+static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,
+				 struct e4_replay_result *res)
 {
 	struct e4_fc_state *fcst = NULL;
 	struct e4_plan *p = NULL;
 	errcode_t retval;
 
-	e4_error_tables_init();
-	memset(res, 0, sizeof(*res));
 	if (scan->fc && scan->fc->fail && !scan->fail) {
 		e4_plan_result(scan, NULL, res);
 		return scan->fc->fail;

@@ -217,6 +217,7 @@ errcode_t e4_mount_recover(e4_journal_t j, unsigned int flags,
 
 	e4_error_tables_init();
 	memset(res, 0, sizeof(*res));
+	e4_replay_result_init(&res->replay, sizeof(res->replay));
 	if (!fs)
 		return E4_ERR_MOUNT_NO_FS;
 	retval = e4_journal_scan(j, 0, 0, &scan);

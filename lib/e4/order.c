@@ -646,10 +646,24 @@ static void ctx_free(struct ctx *c)
 	ext2fs_free_mem(&c->ibuf);
 }
 
+errcode_t e4_order_opts_init(struct e4_order_opts *opts, size_t size)
+{
+	struct e4_order_opts d;
+
+	e4_error_tables_init();
+	memset(&d, 0, sizeof(d));
+	d.data_mode = E4_DATA_AUTO;
+	d.outside = -1;
+	d.stamped = -1;
+	return e4_struct_init(opts, size, E4_ORDER_OPTS_SIZE0, &d, sizeof(d));
+}
+
 errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
-			 const struct e4_order_opts *opts,
+			 const struct e4_order_opts *uopts,
 			 struct e4_order_report **ret)
 {
+	/* the caller's opts over this libe4's defaults (e4_struct_in()) */
+	struct e4_order_opts kopts, *opts = &kopts;
 	struct ctx c;
 	struct e4_order_report *rep = NULL;
 	const struct e4_jscan *scan = plan->scan;
@@ -664,6 +678,11 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 
 	e4_error_tables_init();
 	*ret = NULL;
+	e4_order_opts_init(&kopts, sizeof(kopts));
+	retval = e4_struct_in(&kopts, sizeof(kopts), uopts,
+			      E4_ORDER_OPTS_SIZE0);
+	if (retval)
+		return retval;
 	memset(&c, 0, sizeof(c));
 	memset(slot, 0, sizeof(slot));
 	if (ext2fs_has_feature_bigalloc(fs->super))

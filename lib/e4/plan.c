@@ -351,6 +351,7 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 	p->scan = scan;
 	/* A journal file with no fs (e4_journal_open_file()): no bound. */
 	p->nblocks = j->fs ? dev_blocks(j->fs) : ~(blk64_t)0;
+	p->res.size = sizeof(p->res);
 	p->res.new_sequence = scan->end_tid + 1;
 	p->res.corrupt = scan->corrupt;
 	if (scan->fail) {	/* the kernel replays nothing */
@@ -373,6 +374,7 @@ errcode_t e4_plan_build(e4_journal_t j, struct e4_jscan *scan,
 	if (scan->fail) {	/* plan_window() found the kernel failing */
 		ext2fs_free_mem(&p->final);
 		memset(&p->res, 0, sizeof(p->res));
+		p->res.size = sizeof(p->res);
 		p->res.new_sequence = scan->end_tid + 1;
 		p->res.corrupt = 1;
 		p->nfinal = 0;
@@ -403,15 +405,21 @@ void e4_plan_free(struct e4_plan *p)
 }
 
 void e4_plan_result(const struct e4_jscan *scan, const struct e4_plan *p,
-		    struct e4_replay_result *res)
+		    struct e4_replay_result *ures)
 {
+	struct e4_replay_result res;
+
+	if (e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0))
+		return;		/* not readied: left alone */
 	if (p) {
-		*res = p->res;
-		return;
+		res = p->res;
+	} else {
+		memset(&res, 0, sizeof(res));
+		res.new_sequence = scan->end_tid + 1;
+		res.corrupt = scan->corrupt;
 	}
-	memset(res, 0, sizeof(*res));
-	res->new_sequence = scan->end_tid + 1;
-	res->corrupt = scan->corrupt;
+	res.size = sizeof(res);
+	e4_struct_out(ures, &res, sizeof(res));
 }
 
 void e4_plan_mount_refused(const struct e4_plan *p,
@@ -455,6 +463,9 @@ errcode_t e4_journal_replay_plan(e4_journal_t j, struct e4_jscan *scan,
 	errcode_t retval;
 
 	e4_error_tables_init();
+	retval = e4_struct_size_ok(res->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
 	retval = e4_plan_build(j, scan, &p);
 	e4_plan_result(scan, p, res);
 	e4_plan_free(p);

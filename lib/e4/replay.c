@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 #define CHUNK_BYTES	(1U << 20)	/* journal read / fs write batch: 1 MiB
 					 * stays in the cpu cache between the
@@ -393,13 +394,22 @@ errcode_t e4_journal_clear_err(e4_journal_t j, int *marked)
 	return retval;
 }
 
-errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
-			    struct e4_replay_result *res)
+errcode_t e4_replay_result_init(struct e4_replay_result *res, size_t size)
+{
+	struct e4_replay_result d;
+
+	e4_error_tables_init();
+	memset(&d, 0, sizeof(d));
+	return e4_struct_init(res, size, E4_REPLAY_RESULT_SIZE0, &d,
+			      sizeof(d));
+}
+
+static errcode_t journal_replay(e4_journal_t j, struct e4_jscan *scan,
+				struct e4_replay_result *res)
 {
 	struct e4_plan *p;
 	errcode_t retval;
 
-	e4_error_tables_init();
 	/* @res is filled on every return, the refusals' too */
 	e4_plan_result(scan, NULL, res);
 	if (!(j->flags & E4_JOURNAL_RW) || !(j->fs->flags & EXT2_FLAG_RW))
@@ -411,6 +421,24 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	if (!retval)
 		retval = e4_plan_replay(p, res);
 	e4_plan_free(p);
+	return retval;
+}
+
+/* The caller's @ures checked, then filled from a result of this libe4's
+ * size (e4_replay_result_init()). */
+errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
+			    struct e4_replay_result *ures)
+{
+	struct e4_replay_result res;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
+	e4_replay_result_init(&res, sizeof(res));
+	retval = journal_replay(j, scan, &res);
+	e4_struct_out(ures, &res, sizeof(res));
 	return retval;
 }
 
@@ -431,23 +459,44 @@ static errcode_t plan_replay(const struct e4_plan *p,
 			     struct e4_fc_state *fcst,
 			     struct e4_replay_result *res, int mode);
 
+/*
+ * The public entry points: the caller's result checked by its size and
+ * filled up to it (e4_replay_result_init()).
+ */
+static errcode_t plan_replay_user(const struct e4_plan *p,
+				  struct e4_fc_state *fcst,
+				  struct e4_replay_result *ures, int mode)
+{
+	struct e4_replay_result res;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
+	e4_replay_result_init(&res, sizeof(res));
+	retval = plan_replay(p, fcst, &res, mode);
+	e4_struct_out(ures, &res, sizeof(res));
+	return retval;
+}
+
 errcode_t e4_plan_replay_fc(const struct e4_plan *p,
 			    struct e4_fc_state *fcst,
 			    struct e4_replay_result *res)
 {
-	return plan_replay(p, fcst, res, REPLAY_E2FSCK);
+	return plan_replay_user(p, fcst, res, REPLAY_E2FSCK);
 }
 
 errcode_t e4_plan_replay_kernel(const struct e4_plan *p,
 				struct e4_replay_result *res)
 {
-	return plan_replay(p, NULL, res, REPLAY_KERNEL);
+	return plan_replay_user(p, NULL, res, REPLAY_KERNEL);
 }
 
 errcode_t e4_plan_replay_refused(const struct e4_plan *p,
 				 struct e4_replay_result *res)
 {
-	return plan_replay(p, NULL, res, REPLAY_REFUSED);
+	return plan_replay_user(p, NULL, res, REPLAY_REFUSED);
 }
 
 /*

@@ -288,7 +288,7 @@ errcode_t e4_txn_commit(struct e4_txn *t, struct e4_txn_result *res)
 		retval = E4_ERR_TXN_VERIFY;
 		goto out;
 	}
-	memset(&rr, 0, sizeof(rr));
+	e4_replay_result_init(&rr, sizeof(rr));
 	saved = fs->flags & (EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY);
 	retval = e4_journal_replay(j, scan, &rr);
 	fs->flags = (fs->flags & ~(EXT2_FLAG_MASTER_SB_ONLY |

@@ -777,7 +777,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	retval = e4_plan_build(pj, &one, &oplan);
 	if (retval)
 		goto out;
-	memset(&oo, 0, sizeof(oo));
+	e4_order_opts_init(&oo, sizeof(oo));
 	oo.data_mode = c->o->data_mode;
 	oo.stamped = 0;
 	oo.outside = 0;

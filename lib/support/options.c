@@ -80,8 +80,7 @@ void e4s_req_init(struct e4s_req *r)
 	memset(r, 0, sizeof(*r));
 	r->num_fc_blks = (uint32_t)-1;
 	r->lazy_itable_init = -1;
-	r->order.outside = -1;
-	r->order.stamped = -1;
+	e4_order_opts_init(&r->order, sizeof(r->order));
 }
 
 int e4s_add_mark(const char *prog, struct e4s_req *r, char *spec,

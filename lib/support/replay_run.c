@@ -749,6 +749,7 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 
 	/* All of @run but the caller's ->old (logdump -O) */
 	memset(run, 0, sizeof(*run));
+	e4_replay_result_init(&run->res, sizeof(run->res));
 	run->old = old;
 	run->scan = s;
 	run->needs_recovery = e4s_needs_recovery(fs);

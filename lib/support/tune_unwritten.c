@@ -319,7 +319,7 @@ static int recover(const char *prog, const struct e4s_req *o,
 	e4_journal_t j = NULL;
 	errcode_t retval;
 
-	memset(&rr, 0, sizeof(rr));
+	e4_replay_result_init(&rr, sizeof(rr));
 	retval = e4s_open_journal(prog, fs, o->journal_dev, E4_JOURNAL_RW, &j);
 	if (!retval)
 		retval = e4_journal_scan(j, 0, 0, &scan);
@@ -403,6 +403,7 @@ static int check_log(const char *prog, const struct e4s_req *o,
 	struct e4_replay_result rr;
 	errcode_t retval;
 
+	e4_replay_result_init(&rr, sizeof(rr));
 	e4_plan_result(scan, plan, &rr);
 	retval = scan->fail;
 	if (!retval && (scan->corrupt || scan->has_failed_commit ||

@@ -154,6 +154,7 @@ static errcode_t replay(struct e4_memimg *m, io_manager mgr, const char *name,
 		w->nothing = scan->fail != 0;
 		*failed = scan->fail != 0;
 	}
+	e4_replay_result_init(&res, sizeof(res));
 	retval = e4_journal_replay(j, scan, &res);
 	if (w && !retval) {
 		for (t = 0; t < scan->ntrans; t++)

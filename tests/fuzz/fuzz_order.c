@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!retval)
 		retval = e4_journal_scan(j, 0, 0, &scan);
 	if (!retval && !scan->fail) {
-		memset(&opts, 0, sizeof(opts));
+		e4_order_opts_init(&opts, sizeof(opts));
 		opts.data_mode = (data[0] >> 5) & 3;	/* E4_DATA_* */
 		opts.outside = -1;
 		opts.stamped = -1;

@@ -559,7 +559,7 @@ static int recover(struct e4_memimg *m)
 			    !scan->corrupt, "%zu committed transactions in a "
 			    "log with s_start %u", scan->ncommitted,
 			    j->jsb.start);
-		memset(&rr, 0, sizeof(rr));
+		e4_replay_result_init(&rr, sizeof(rr));
 		retval = e4_journal_replay(j, scan, &rr);
 		FUZZ_ASSERT(!retval, "recovery: %s", error_message(retval));
 		FUZZ_ASSERT(!rr.fs_error && !rr.fs_not_valid,

@@ -671,7 +671,7 @@ void fuzz_scan_ro(e4_journal_t j)
 		    (unsigned long long)scan->log_blocks, j->jsb.maxlen);
 	FUZZ_ASSERT(scan->ncommitted <= scan->ntrans, "ncommitted");
 	fuzz_stats_ro(j, scan);
-	memset(&res, 0, sizeof(res));
+	e4_replay_result_init(&res, sizeof(res));
 	retval = e4_journal_replay_plan(j, scan, &res);
 	for (t = 0; !retval && t < scan->ntrans; t++)
 		for (k = 0; k < scan->trans[t].ntags; k++) {

@@ -279,13 +279,6 @@ static void model_at(struct model *mo, const unsigned char *base,
 	}
 }
 
-static void model_at(struct model *mo, const unsigned char *base,
-		     const struct ment *me, int64_t p, uint64_t nsec,
-		     uint32_t ss)
-{
-	model_at_skip(mo, base, me, p, nsec, ss, NULL);
-}
-
 /*
  * The durable state at random marks (wlog_durable.c's rule, here as
  * the model: entries before the last FLUSH, FUA writes) on a clone of
@@ -329,7 +322,7 @@ static void durable_vs_model(e4_wlog_t log, e4_wlog_dev_t d,
 		assert_int_equal(j, n);
 		assert_int_equal(e4_wlog_dev_set_drop(c, drop, n), 0);
 		assert_int_equal(e4_wlog_dev_set_point(c, m), 0);
-		model_at_skip(mo, base, me, m, nsec, ss, skip);
+		model_at(mo, base, me, m, nsec, ss, skip);
 		assert_int_equal(e4_wlog_dev_read(c, 0, buf, DEV_BYTES), 0);
 		assert_memory_equal(buf, mo->dev, DEV_BYTES);
 		for (i = 0; i < 50; i++) {
