@@ -321,6 +321,20 @@ static errcode_t sb_load(ext2_filsys fs, const unsigned char *buf)
 	return 0;
 }
 
+/*
+ * In memory after a replay: nothing dirty (a close must not write the old
+ * superblock back), the superblock @sbuf now on disk if libext2fs can use
+ * it (else res->sb_layout_changed); later flushes write the primary
+ * superblock only.
+ */
+static void sb_settle(ext2_filsys fs, const unsigned char *sbuf,
+		      struct e4_replay_result *res)
+{
+	fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED);
+	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
+	res->sb_layout_changed = sb_load(fs, sbuf) != 0;
+}
+
 errcode_t e4_super_set_recover(ext2_filsys fs)
 {
 	unsigned char sbuf[SUPERBLOCK_SIZE];
@@ -525,9 +539,7 @@ static errcode_t plan_replay(const struct e4_plan *p,
 		retval = sb_io(fs, sbuf, 0);
 		if (retval)
 			goto out;
-		fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED);
-		fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
-		res->sb_layout_changed = sb_load(fs, sbuf) != 0;
+		sb_settle(fs, sbuf, res);
 		res->new_sequence = p->scan->start_tid;
 		if (found_bad)
 			retval = E4_ERR_JOURNAL_CHECKSUM;
@@ -578,14 +590,7 @@ static errcode_t plan_replay(const struct e4_plan *p,
 	if (retval)
 		goto out;
 
-	/*
-	 * In memory: nothing dirty (a close must not write the old
-	 * superblock back), the replayed superblock if libext2fs can use
-	 * it; later flushes write the primary superblock only.
-	 */
-	fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED);
-	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
-	res->sb_layout_changed = sb_load(fs, sbuf) != 0;
+	sb_settle(fs, sbuf, res);
 out:
 	e4_plan_free(replan);
 	e4_plan_free(own);
