@@ -305,7 +305,8 @@ struct mapping {
 /*
  * ext4_map_blocks(NULL, inode, map, 0) on an extent inode: the extent
  * holding @lblk (from @lblk to its end, at most @max blocks), or the hole
- * from @lblk to the next extent (at most @max).
+ * from @lblk to the next extent (at most @max).  A @lblk of EXT_MAX_BLOCKS
+ * or more fails, as the kernel's (-EFSCORRUPTED: the tag is given up).
  */
 static errcode_t fc_map(ext2_extent_handle_t h, blk64_t lblk, blk64_t max,
 			struct mapping *m)
@@ -315,6 +316,10 @@ static errcode_t fc_map(ext2_extent_handle_t h, blk64_t lblk, blk64_t max,
 	errcode_t retval;
 
 	memset(m, 0, sizeof(*m));
+	/* "We can handle the block number less than EXT_MAX_BLOCKS":
+	 * -EFSCORRUPTED, the tag given up */
+	if (lblk >= EXT_MAX_BLOCKS)
+		return EXT2_ET_EXTENT_NOT_FOUND;
 	retval = ext2fs_extent_goto2(h, 0, lblk);
 	if (!retval) {
 		retval = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e);
