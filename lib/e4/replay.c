@@ -229,18 +229,35 @@ out:
  */
 static errcode_t sb_io(ext2_filsys fs, unsigned char *buf, int write)
 {
-	errcode_t retval, r2;
+	/*
+	 * Through the fs's own block size: the superblock's bytes
+	 * 1024..2047 read (and written back) with the fs block holding
+	 * them.  Not with a 1 KiB block size on the channel: libext2fs's
+	 * undo io_manager takes the block size of its first write as the
+	 * undo file's, and an undo file of 1 KiB blocks under a 4 KiB fs
+	 * is replayed by e2undo to the wrong places (a replay that writes
+	 * only superblocks left the image unrestorable).
+	 */
+	unsigned int bs = fs->blocksize;
+	blk64_t blk = SUPERBLOCK_OFFSET / bs;
+	unsigned int off = SUPERBLOCK_OFFSET % bs;
+	unsigned char *b = NULL;
+	errcode_t retval;
 
-	retval = io_channel_set_blksize(fs->io, SUPERBLOCK_OFFSET);
-	if (!retval)
-		retval = write ?
-			io_channel_write_blk64(fs->io, 1, -SUPERBLOCK_SIZE,
-					       buf) :
-			io_channel_read_blk64(fs->io, 1, -SUPERBLOCK_SIZE, buf);
-	r2 = io_channel_set_blksize(fs->io, (int)fs->blocksize);
-	if (!retval && write)
-		retval = io_channel_flush(fs->io);
-	return retval ? retval : r2;
+	retval = ext2fs_get_mem(bs, &b);
+	if (retval)
+		return retval;
+	retval = io_channel_read_blk64(fs->io, blk, 1, b);
+	if (!retval && write) {
+		memcpy(b + off, buf, SUPERBLOCK_SIZE);
+		retval = io_channel_write_blk64(fs->io, blk, 1, b);
+		if (!retval)
+			retval = io_channel_flush(fs->io);
+	} else if (!retval) {
+		memcpy(buf, b + off, SUPERBLOCK_SIZE);
+	}
+	ext2fs_free_mem(&b);
+	return retval;
 }
 
 /* Superblock field offsets (bytes) used on the raw copy. */
