@@ -20,8 +20,10 @@
  * (fs/ext4/fast_commit.c ext4_fc_perform_commit(): the inodes' data is
  * submitted and waited for, ext4_fc_submit_inode_data_all() and
  * ext4_fc_wait_inode_data_all(), before the fast-commit blocks).  Its
- * findings carry the fast commits' tid.  A fast-commit replay that cannot
- * run marks the step unreadable with a warning.
+ * findings carry the fast commits' tid.  A fast-commit replay the kernel
+ * fails too (E4_ERR_FC_REPLAY_FAILS) is the kernel's refusal of the mount
+ * (rep->kernel_refuses); one that cannot run for another reason leaves
+ * the check incomplete (ord_unchecked(): it fails closed).
  */
 errcode_t ord_check_fc(struct ctx *c, struct state *prev)
 {
@@ -53,12 +55,25 @@ errcode_t ord_check_fc(struct ctx *c, struct state *prev)
 		retval = io_channel_set_blksize(io, (int)c->bs);
 	if (!retval)
 		retval = e4_fc_state_open(io, c->bs, fc, &fst);
-	if (retval) {
+	if (retval == E4_ERR_FC_REPLAY_FAILS) {
+		/* The kernel's fast-commit replay fails there too: its
+		 * recovery fails after PASS_REPLAY wrote the full commits,
+		 * and the mount is refused (e4replay -n: 44). */
 		tx->unreadable = 1;
-		ord_warn(rep, "the fast commits of tid %u could not be "
-			 "replayed (%s): not checked", fc->expected_tid,
-			 error_message(retval));
+		if (!rep->kernel_refuses)
+			rep->kernel_refuses = 2;
+		ord_warn(rep, "the fast commits of tid %u: %s: the kernel's "
+			 "recovery fails there and the mount is refused",
+			 fc->expected_tid, error_message(retval));
 		retval = 0;
+		goto out;
+	}
+	if (retval) {
+		/* not the kernel's failure but ours: fail closed */
+		tx->unreadable = 1;
+		retval = ord_unchecked(rep, fc->expected_tid, 0, retval,
+				       "the fast commits of tid %u could not "
+				       "be replayed", fc->expected_tid);
 		goto out;
 	}
 	cur.k = prev->k + 1;

@@ -169,6 +169,13 @@ errcode_t e4s_open_fs(const char *prog, const char *device, int flags,
 		com_err(prog, retval, "while trying to open %s", device);
 		return retval;
 	}
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		/* an open of a FIFO for reading waits for a writer */
+		fprintf(stderr, "%s: %s is %s, not a regular file or block "
+			"device; nothing opened\n", prog, device,
+			S_ISFIFO(st.st_mode) ? "a FIFO" : "a socket");
+		return ESPIPE;
+	}
 	if (flags & E4S_OPEN_RW) {
 		/* target.c: mounted, held, backing a busy loop device. */
 		retval = e4s_check_write(prog, "device", device);
