@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n"
 	"       %1$s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
 	"[-j JOURNAL_DEV] IMAGE\n"
+	"       %1$s --write-log=LOG [--start-mark=LABEL | --start-entry=N] "
+	"--list | --at | ... BASE\n"
 	"       %1$s --write-log=LOG --list [--json] [--marks] BASE\n"
 	"       %1$s --write-log=LOG --at=ENTRY|MARK [--drop=E1,E2,...] "
 	"[--durable]\n"
@@ -424,7 +426,7 @@ int main(int argc, char **argv)
 		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
 		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS,
 		E4S_O_REORDER, E4S_O_DROP, E4S_O_CHECK_DURABILITY,
-		E4S_O_DURABLE, 0
+		E4S_O_DURABLE, E4S_O_START_MARK, E4S_O_START_ENTRY, 0
 	};
 	struct e4s_req o;
 	int first, rc;
@@ -447,10 +449,11 @@ int main(int argc, char **argv)
 	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
 		return e4s_wlog_run(prog, &o);
 	if (o.wlog_list || o.wlog_at || o.wlog_marks || o.wlog_reorder ||
-	    o.wlog_drop || o.check_durability || o.wlog_durable) {
+	    o.wlog_drop || o.check_durability || o.wlog_durable ||
+	    o.wlog_start_mark || o.wlog_start_entry) {
 		fprintf(stderr, "%s: --list, --at, --marks, --reorder, --drop, "
-			"--durable and --check-durability go with "
-			"--write-log\n", prog);
+			"--durable, --check-durability, --start-mark and "
+			"--start-entry go with --write-log\n", prog);
 		exit(E4R_EXIT_USAGE);
 	}
 	if (o.stats || o.plot || o.stats_all)

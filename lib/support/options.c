@@ -70,6 +70,8 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_DROP, 0, "drop", required_argument },
 	{ E4S_O_CHECK_DURABILITY, 0, "check-durability", no_argument },
 	{ E4S_O_DURABLE, 0, "durable", no_argument },
+	{ E4S_O_START_MARK, 0, "start-mark", required_argument },
+	{ E4S_O_START_ENTRY, 0, "start-entry", required_argument },
 	{ E4S_O_LD_FILE, 'f', NULL, required_argument },
 	{ E4S_O_LD_OLD, 'O', NULL, no_argument },
 };
@@ -254,6 +256,8 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_DROP: r->wlog_drop = optarg; break;
 	case E4S_O_CHECK_DURABILITY: r->check_durability = 1; break;
 	case E4S_O_DURABLE: r->wlog_durable = 1; break;
+	case E4S_O_START_MARK: r->wlog_start_mark = optarg; break;
+	case E4S_O_START_ENTRY: r->wlog_start_entry = optarg; break;
 	case E4S_O_LD_FILE: r->ld_file = optarg; break;
 	case E4S_O_LD_OLD: r->ld_old = 1; break;
 	default:
