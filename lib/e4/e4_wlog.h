@@ -461,6 +461,12 @@ struct e4_wlog_check_opts {
 					 * persistence point is checked
 					 * (rep->points empty); for
 					 * e4_wlog_stats() */
+	e4_progress_fn	progress;	/* called with E4_PROGRESS_WLOG
+					 * after each entry walked, from 0
+					 * (e4_wlog_durable_check_opts():
+					 * E4_PROGRESS_DURABLE after each
+					 * promise mark); NULL: none */
+	void		*progress_priv;	/* its first argument */
 };
 
 struct e4_wlog_report {
@@ -958,6 +964,16 @@ struct e4_wlog_durable_report {
  */
 errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 				struct e4_wlog_durable_report **ret);
+
+/*
+ * e4_wlog_durable_check_opts() - e4_wlog_durable_check() with options:
+ * of @o (NULL: none) only progress and progress_priv are read, the
+ * promise marks checked reported as E4_PROGRESS_DURABLE (0 first, then
+ * after each).  Same returns.
+ */
+errcode_t e4_wlog_durable_check_opts(e4_wlog_dev_t d,
+				     const struct e4_wlog_check_opts *o,
+				     struct e4_wlog_durable_report **ret);
 
 /* e4_wlog_durable_report_free() - release @rep (NULL is fine). */
 void e4_wlog_durable_report_free(struct e4_wlog_durable_report *rep);

@@ -244,6 +244,7 @@ errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
 	if (retval)
 		return retval;
 	e4_replay_result_init(&res, sizeof(res));
+	e4_replay_progress_in(&res, ures);
 	retval = journal_recover(j, scan, &res);
 	e4_struct_out(ures, &res, sizeof(res));
 	return retval;

@@ -26,6 +26,7 @@
 #include "open.h"
 #include "options.h"
 #include "parse.h"
+#include "progress.h"
 #include "replay.h"
 #include "stats.h"
 #include "target.h"
@@ -1207,6 +1208,10 @@ static int run_check(const char *prog, const struct e4s_req *r,
 	memset(&co, 0, sizeof(co));
 	co.data_mode = r->order.data_mode;
 	co.marks = r->wlog_marks;
+	if (r->progress) {	/* -C FD, the meter */
+		co.progress = e4s_progress_cb;
+		co.progress_priv = r->progress;
+	}
 	/* --reorder: the prefix check and the reordered states in one
 	 * pass (wlog_reorder.c). */
 	if (r->wlog_reorder) {
@@ -1492,10 +1497,16 @@ static int run_durable(const char *prog, const struct e4s_req *r,
 		       struct e4s_wlog_input *in)
 {
 	struct e4_wlog_durable_report *rep = NULL;
+	struct e4_wlog_check_opts co;
 	errcode_t retval;
 	int rc;
 
-	retval = e4_wlog_durable_check(check_dev(in), &rep);
+	memset(&co, 0, sizeof(co));
+	if (r->progress) {	/* -C FD, the meter */
+		co.progress = e4s_progress_cb;
+		co.progress_priv = r->progress;
+	}
+	retval = e4_wlog_durable_check_opts(check_dev(in), &co, &rep);
 	if (!retval)
 		e4_wlog_durable_rebase(rep, in->origin);
 	if (retval) {
