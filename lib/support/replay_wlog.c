@@ -136,10 +136,15 @@ static errcode_t find_start(const char *pname, const struct e4s_req *r,
 		retval = e4_wlog_find_start(in->dev, from, r->wlog_marks,
 					    &in->origin, &in->nofs);
 		if (retval == E4_ERR_WLOG_NO_FS) {
-			com_err(pname, retval, "(%s%s holds none, nor do the "
-				"%llu persistence point(s) of write log %s "
-				"from entry %llu on)", in->base_path,
+			/* why the state at the start has none, too */
+			errcode_t why = e4_wlog_dev_fs_at(in->dev,
+							  (int64_t)from - 1);
+
+			com_err(pname, retval, "(%s%s: %s; nor do the %llu "
+				"persistence point(s) of write log %s from "
+				"entry %llu on)", in->base_path,
 				from ? " at the start" : "",
+				error_message(why),
 				(unsigned long long)in->nofs, in->log_path,
 				(unsigned long long)from);
 			return retval;
@@ -540,7 +545,7 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	char where[4200];
 	struct e4s_output out;
 	uint64_t *drop = NULL;
-	size_t ndrop = 0;
+	size_t ndrop = 0, i;
 	int rc = 0, begun = 0;
 	int64_t flush = -1;
 
@@ -590,8 +595,8 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 			retval = e4_wlog_durable_drop(
 				in->sdev ? e4_wlog_dev_log(in->sdev) : in->log,
 				point - in->origin, &flush, &drop, &ndrop);
-			for (size_t k = 0; !retval && k < ndrop; k++)
-				drop[k] += in->origin;
+			for (i = 0; !retval && i < ndrop; i++)
+				drop[i] += in->origin;
 			if (flush >= 0)
 				flush += (int64_t)in->origin;
 			else if (in->origin)
