@@ -43,48 +43,60 @@ static void run(int argc, char **argv, void *infop, const int *accept,
 
 void do_wlog_list(int argc, char **argv, int sci_idx, void *infop)
 {
-	static const int accept[] = { E4S_O_JSON, E4S_O_MARKS, 0 };
+	static const int accept[] = {
+		E4S_O_JSON, E4S_O_MARKS, E4S_O_START_MARK, E4S_O_START_ENTRY, 0
+	};
 
 	(void)sci_idx;
-	run(argc, argv, infop, accept, 1, "[--json] [--marks] LOG", 'l');
+	run(argc, argv, infop, accept, 1, "[--json] [--marks] "
+	    "[--start-mark=LABEL | --start-entry=N] LOG", 'l');
 }
 
 void do_wlog_at(int argc, char **argv, int sci_idx, void *infop)
 {
 	static const int accept[] = {
-		'v', 'n', 'o', E4S_O_JSON, E4S_O_DROP, E4S_O_DURABLE, 0
+		'v', 'n', 'o', E4S_O_JSON, E4S_O_DROP, E4S_O_DURABLE,
+		E4S_O_START_MARK, E4S_O_START_ENTRY, 0
 	};
 
 	(void)sci_idx;
 	run(argc, argv, infop, accept, 2, "[-v] [--json] [--drop=E1,E2,...] "
-	    "[--durable] [-n | -o OUTPUT] LOG ENTRY|MARK", 'a');
+	    "[--durable] [-n | -o OUTPUT] "
+	    "[--start-mark=LABEL | --start-entry=N] LOG ENTRY|MARK", 'a');
 }
 
 void do_wlog_check(int argc, char **argv, int sci_idx, void *infop)
 {
 	static const int accept[] = {
 		'v', E4S_O_JSON, E4S_O_MARKS, E4S_O_DATA_MODE, E4S_O_REORDER,
-		0
+		E4S_O_START_MARK, E4S_O_START_ENTRY, 0
 	};
 
 	(void)sci_idx;
 	run(argc, argv, infop, accept, 1, "[-v] [--json] [--marks] [--reorder] "
-	    "[--data-mode=auto|ordered|journal|writeback] LOG", 'c');
+	    "[--data-mode=auto|ordered|journal|writeback] "
+	    "[--start-mark=LABEL | --start-entry=N] LOG", 'c');
 }
 
 void do_wlog_durable(int argc, char **argv, int sci_idx, void *infop)
 {
-	static const int accept[] = { 'v', E4S_O_JSON, 0 };
+	static const int accept[] = {
+		'v', E4S_O_JSON, E4S_O_START_MARK, E4S_O_START_ENTRY, 0
+	};
 
 	(void)sci_idx;
-	run(argc, argv, infop, accept, 1, "[-v] [--json] LOG", 'd');
+	run(argc, argv, infop, accept, 1, "[-v] [--json] "
+	    "[--start-mark=LABEL | --start-entry=N] LOG", 'd');
 }
 
 void do_wlog_stats(int argc, char **argv, int sci_idx, void *infop)
 {
-	static const int accept[] = { E4S_O_JSON, E4S_O_PLOT, 0 };
+	static const int accept[] = {
+		E4S_O_JSON, E4S_O_PLOT, E4S_O_START_MARK, E4S_O_START_ENTRY, 0
+	};
 
 	(void)sci_idx;
 	run(argc, argv, infop, accept, 1,
-	    "[--json] [--plot FILE.svg|FILE.png] LOG", 's');
+	    "[--json] [--plot FILE.svg|FILE.png] "
+	    "[--start-mark=LABEL | --start-entry=N] LOG", 's');
 }

@@ -24,6 +24,7 @@
 #include "json.h"
 #include "open.h"
 #include "options.h"
+#include "progress.h"
 #include "replay.h"
 #include "stats.h"
 #include "target.h"
@@ -33,7 +34,7 @@ static const char *prog = "e4replay";
 
 static const char usage_text[] =
 	"Usage: %1$s [-n] [-v] [--json] [--upto TID] [-o OUTPUT]\n"
-	"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]]\n"
+	"\t[-z UNDO_FILE] [-j JOURNAL_DEV [--journal-output FILE]] [-C FD]\n"
 	"\t[--ignore-fast-commit] [--replay-anyway] [--journal-only] IMAGE\n"
 	"       %1$s --check-order [--data-mode=auto|ordered|journal|"
 	"writeback]\n"
@@ -42,6 +43,8 @@ static const char usage_text[] =
 	"\t[-n | -o OUTPUT | --replay] [replay options] IMAGE\n"
 	"       %1$s --stats [--json] [--plot FILE.svg|FILE.png] [--all] "
 	"[-j JOURNAL_DEV] IMAGE\n"
+	"       %1$s --write-log=LOG [--start-mark=LABEL | --start-entry=N] "
+	"--list | --at | ... BASE\n"
 	"       %1$s --write-log=LOG --list [--json] [--marks] BASE\n"
 	"       %1$s --write-log=LOG --at=ENTRY|MARK [--drop=E1,E2,...] "
 	"[--durable]\n"
@@ -412,6 +415,42 @@ static int stats_mode(const struct e4s_req *o)
 	}
 }
 
+/* The run's progress (a tool's, not libe4's: libe4 gets its address). */
+static struct e4s_progress progress;
+
+static void progress_atexit(void)
+{
+	e4s_progress_end(&progress);	/* a meter left by an error exit */
+}
+
+/*
+ * -C FD as e2fsck's: FD > 0 gets "pass done total device" lines, FD 0
+ * (and no -C) the meter on a terminal's stderr.  FD must be open; not
+ * stdout with --json (the report's own stream).  Returns 0 or 1 (one
+ * line printed).
+ */
+static int start_progress(struct e4s_req *o)
+{
+	int fd = o->progress_fd_set ? o->progress_fd : 0;
+
+	if (fd > 0 && fcntl(fd, F_GETFD) < 0) {
+		fprintf(stderr, "%s: -C %d: not an open file descriptor\n",
+			prog, fd);
+		return 1;
+	}
+	if (fd == STDOUT_FILENO && o->json) {
+		fprintf(stderr, "%s: -C 1 would mix progress into --json's "
+			"stdout: give another descriptor\n", prog);
+		return 1;
+	}
+	e4s_progress_init(&progress, fd, o->device);
+	o->progress = &progress;
+	o->order.progress = e4s_progress_cb;
+	o->order.progress_priv = &progress;
+	atexit(progress_atexit);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const int accept[] = {
@@ -424,7 +463,7 @@ int main(int argc, char **argv)
 		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
 		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS,
 		E4S_O_REORDER, E4S_O_DROP, E4S_O_CHECK_DURABILITY,
-		E4S_O_DURABLE, 0
+		E4S_O_DURABLE, E4S_O_START_MARK, E4S_O_START_ENTRY, 'C', 0
 	};
 	struct e4s_req o;
 	int first, rc;
@@ -444,13 +483,16 @@ int main(int argc, char **argv)
 		exit(E4R_EXIT_USAGE);
 	}
 	o.device = argv[first];
+	if (start_progress(&o))
+		exit(E4R_EXIT_USAGE);
 	if (o.write_log)	/* a block write log: lib/support/replay_wlog.c */
 		return e4s_wlog_run(prog, &o);
 	if (o.wlog_list || o.wlog_at || o.wlog_marks || o.wlog_reorder ||
-	    o.wlog_drop || o.check_durability || o.wlog_durable) {
+	    o.wlog_drop || o.check_durability || o.wlog_durable ||
+	    o.wlog_start_mark || o.wlog_start_entry) {
 		fprintf(stderr, "%s: --list, --at, --marks, --reorder, --drop, "
-			"--durable and --check-durability go with "
-			"--write-log\n", prog);
+			"--durable, --check-durability, --start-mark and "
+			"--start-entry go with --write-log\n", prog);
 		exit(E4R_EXIT_USAGE);
 	}
 	if (o.stats || o.plot || o.stats_all)

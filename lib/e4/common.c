@@ -70,6 +70,21 @@ void e4_struct_out(void *user, const void *k, size_t ksize)
 		       usize - sizeof(size_t));
 }
 
+void e4_replay_progress_in(struct e4_replay_result *k,
+			   const struct e4_replay_result *user)
+{
+	size_t end = offsetof(struct e4_replay_result, progress_priv) +
+		sizeof(user->progress_priv);
+
+	if (user->size >= end) {
+		k->progress = user->progress;
+		k->progress_priv = user->progress_priv;
+	} else {
+		k->progress = NULL;
+		k->progress_priv = NULL;
+	}
+}
+
 errcode_t e4_chan_new(io_manager mgr, const char *name, void *priv,
 		      io_channel *ret)
 {

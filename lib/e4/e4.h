@@ -106,6 +106,34 @@ extern "C" {
  */
 void e4_error_tables_init(void);
 
+/*
+ * Progress of a long operation, reported to a function the caller puts
+ * in the operation's option or result struct (NULL: none): @done of
+ * @total units of @pass (enum e4_progress_pass), @done ascending within
+ * a pass from 0, the last call of a pass that runs to its end having
+ * @done == @total.  Called from the operation's own thread, between its
+ * reads and writes; it must not call back into libe4 on the same
+ * objects.  The units and passes are e2fsck's -C protocol's
+ * ("pass current max device" lines, e2fsck/unix.c
+ * e2fsck_update_progress()) with libe4's own pass numbers, ascending in
+ * the order a run of e4replay meets them.
+ */
+enum e4_progress_pass {
+	E4_PROGRESS_ORDER = 1,	/* e4_order_check(): transactions of the
+				 * window checked */
+	E4_PROGRESS_REPLAY = 2,	/* a replay: the logged copies it reads
+				 * (the plan's winners; every tag of
+				 * the replayed transactions when their
+				 * checksums were deferred to it), read
+				 * and written in 1 MiB batches */
+	E4_PROGRESS_WLOG = 3,	/* e4_wlog_check() and the checks over it:
+				 * entries of the log walked */
+	E4_PROGRESS_DURABLE = 4,	/* e4_wlog_durable_check_opts():
+					 * promise marks checked */
+};
+typedef void (*e4_progress_fn)(void *priv, int pass, uint64_t done,
+			       uint64_t total);
+
 /* ---- version.c ----------------------------------------------------------- */
 
 /* e4_version() - the e4tools release of the running library, "0.1.0"
@@ -909,6 +937,12 @@ struct e4_replay_result {
 	int		sb_layout_changed;	/* the replayed superblock has
 					 * another layout (or is garbage):
 					 * fs->super kept the old one */
+	/* In, not out: set by the caller after e4_replay_result_init() and
+	 * kept by the functions that fill the struct. */
+	e4_progress_fn	progress;	/* called with E4_PROGRESS_REPLAY
+					 * as the plan's blocks are written
+					 * (NULL: none) */
+	void		*progress_priv;	/* its first argument */
 	/* New members go here, at the end. */
 };
 
@@ -916,7 +950,10 @@ struct e4_replay_result {
  * e4_replay_result_init() - ready the caller's @res of @size bytes (pass
  * sizeof(*res)) for the functions that fill it (e4_journal_replay(),
  * e4_journal_recover(), e4_plan_replay(), e4_plan_replay_fc(),
- * e4_journal_replay_plan()): every count 0 and res->size = @size.
+ * e4_journal_replay_plan()): every count 0, no progress function, and
+ * res->size = @size.  progress and progress_priv are the one input: set
+ * after this call, they are kept (and called) by those functions when
+ * @size holds them.
  * Those functions refuse a result whose size is 0 (a zeroed struct, e.g.
  * "= { 0 }", never passed here) with E4_ERR_STRUCT_UNINIT, before
  * anything is read or written; a program built against an older e4.h
@@ -1773,6 +1810,10 @@ struct e4_order_opts {
 					 * transaction (wlog_check.c builds
 					 * it so): its home copies are S_0's,
 					 * as with log_from_start */
+	e4_progress_fn	progress;	/* called with E4_PROGRESS_ORDER
+					 * after each transaction of the
+					 * window, from 0 (NULL: none) */
+	void		*progress_priv;	/* its first argument */
 	/* New members go here, at the end. */
 };
 
@@ -1780,7 +1821,8 @@ struct e4_order_opts {
  * e4_order_opts_init() - ready the caller's @opts of @size bytes (pass
  * sizeof(*opts)) with e4replay --check-order's defaults: data_mode
  * E4_DATA_AUTO, no upto, outside -1 (auto: checked on stamped images),
- * stamped -1 (detected), list_mappings 0, image_is_s0 0, and opts->size =
+ * stamped -1 (detected), list_mappings 0, image_is_s0 0, no progress
+ * function (progress, progress_priv NULL), and opts->size =
  * @size.  e4_order_check() refuses opts whose size is 0 (a zeroed struct
  * never passed here: its outside and stamped would read "no" instead of
  * "auto") with E4_ERR_STRUCT_UNINIT; a program built against an older

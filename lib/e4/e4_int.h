@@ -148,6 +148,12 @@ errcode_t e4_struct_in(void *k, size_t ksize, const void *user,
  * past @ksize (a newer caller's members) are left as its init set them. */
 void e4_struct_out(void *user, const void *k, size_t ksize);
 
+/* e4_replay_progress_in() - the caller's progress callback and its
+ * argument (the in members of struct e4_replay_result) into this libe4's
+ * @k, when @user's size holds them; else none. */
+void e4_replay_progress_in(struct e4_replay_result *k,
+			   const struct e4_replay_result *user);
+
 /* e4_vadd_warning() - format a warning into the next of the @max slots
  * of @width bytes at @slots (*@n used so far); a report keeps the first
  * @max.  Lines are cut at @width - 1 bytes. */

@@ -76,6 +76,12 @@ struct e4_wlog {
 	uint64_t	written_bytes;	/* data bytes of the writes */
 	uint64_t	max_sector;	/* end of the furthest range,
 					 * sectors */
+	uint64_t	origin;		/* a slice (e4_wlog_slice()): the
+					 * parent's number of entry 0; else
+					 * 0 */
+	struct e4_wlog	*parent;	/* a slice: the log it views (its
+					 * entries, labels, path and channel
+					 * are the parent's); else NULL */
 };
 typedef struct e4_wlog *e4_wlog_t;
 
@@ -135,7 +141,21 @@ errcode_t e4_wlog_check_fs(e4_wlog_t log, const struct ext2_super_block *base,
 			   uint64_t dev_bytes, uint64_t *bad_entry,
 			   struct ext2_super_block *found);
 
-/* e4_wlog_close() - release @log (NULL is fine). */
+/*
+ * e4_wlog_slice() - a view of entries @first .. @first + @n - 1 of @log as
+ * a log of its own, numbered from 0 (@ret->origin = @first: its entry k
+ * is @log's entry @first + k): the entries, mark labels, path and channel
+ * are @log's, shared, not copied (@log must outlive the slice); the
+ * counts (nwrites, nflush, ..., written_bytes, max_sector) are the
+ * slice's; file_size and extra_bytes are @log's.  What xfstests'
+ * replay-log --start-entry replays from a device that holds the state
+ * before @first.  Memory: one struct.  Returns 0, EXT2_ET_INVALID_ARGUMENT
+ * (the range ends past the log) or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_wlog_slice(e4_wlog_t log, uint64_t first, uint64_t n,
+			e4_wlog_t *ret);
+
+/* e4_wlog_close() - release @log (NULL is fine; a slice: the view only). */
 void e4_wlog_close(e4_wlog_t log);
 
 /*
@@ -256,6 +276,63 @@ errcode_t e4_wlog_dev_clone(e4_wlog_dev_t d, e4_wlog_dev_t *ret);
  */
 errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *ents,
 			      size_t n);
+
+/*
+ * e4_wlog_dev_create_start() - a device that starts at entry @start of
+ * @log, as xfstests' replay-log --start-entry=@start (or --start-mark, at
+ * the mark's entry) replays onto a device holding the state before it:
+ * its BASE is the device over @base at point @start - 1 (entries 0 ..
+ * @start - 1 applied; a device of its own, read through a channel of
+ * e4_wlog_io_manager), its log the slice of @log from @start on
+ * (e4_wlog_slice(): entry k of e4_wlog_dev_log() is @log's entry @start
+ * + k; every point, entry and finding of the checks on it is numbered so,
+ * e4_wlog_dev_origin() gives @start).  So every rule that names BASE (free
+ * in BASE, mapped in BASE, BASE durable, BASE's journal) names the state
+ * at @start - 1: the check is that of the same log cut at @start over a
+ * BASE holding that state.  @start = 0 is e4_wlog_dev_create().  @log and
+ * @base are not owned and must outlive the device.  Memory: the index of
+ * each part (together that of the whole log).  Returns 0,
+ * EXT2_ET_INVALID_ARGUMENT (@start past the log), E4_ERR_WLOG_PAST_DEVICE
+ * or EXT2_ET_NO_MEMORY.
+ */
+errcode_t e4_wlog_dev_create_start(e4_wlog_t log, io_channel base,
+				   uint64_t dev_bytes, uint64_t start,
+				   e4_wlog_dev_t *ret);
+
+/* e4_wlog_dev_origin() - the entry of the whole log that is entry 0 of
+ * @d's log (e4_wlog_dev_create_start()'s @start; 0 otherwise). */
+uint64_t e4_wlog_dev_origin(e4_wlog_dev_t d);
+
+/*
+ * e4_wlog_dev_fs_at() - whether the device at point @point (-1: BASE)
+ * holds an ext2/3/4 file system with an internal journal: ext2fs_open2()
+ * of the device and e4_journal_open() of its journal succeed (checksum
+ * errors ignored, MMP skipped, as the checks open every state).  @d's
+ * point is left as it was.  Returns 0 (it does), the error that says why
+ * not (EXT2_ET_BAD_MAGIC: no superblock; E4_ERR_NO_JOURNAL, a journal
+ * superblock error, ...) or EXT2_ET_INVALID_ARGUMENT (@point past the
+ * log).
+ */
+errcode_t e4_wlog_dev_fs_at(e4_wlog_dev_t d, int64_t point);
+
+/*
+ * e4_wlog_find_start() - where a check of @d's log from entry @from begins
+ * when the log makes the file system (a log recorded from before mkfs, as
+ * xfstests' generic/482 records from a zeroed thin volume): if the device
+ * at point @from - 1 holds a file system with a journal
+ * (e4_wlog_dev_fs_at()), *@start = @from and *@nofs = 0; else the first
+ * persistence point P >= @from (e4_wlog_is_point() with @marks) whose
+ * state holds one gives *@start = P + 1 (that state is the check's BASE,
+ * e4_wlog_dev_create_start()), and *@nofs counts the points @from .. P - 1
+ * that hold none ("no file system yet": skipped, not errors).  Points,
+ * not entries: the state at a point is one a power cut can leave (mkfs's
+ * own writes reach the device in writeback order, the superblock before
+ * the inode tables).  @d's point is left as it was.  Returns 0,
+ * E4_ERR_WLOG_NO_FS (no point from @from on holds one; *@nofs counts
+ * them all), EXT2_ET_INVALID_ARGUMENT (@from past the log) or io errors.
+ */
+errcode_t e4_wlog_find_start(e4_wlog_dev_t d, uint64_t from, int marks,
+			     uint64_t *start, uint64_t *nofs);
 
 /* e4_wlog_dev_log() - the log @d serves. */
 e4_wlog_t e4_wlog_dev_log(e4_wlog_dev_t d);
@@ -384,6 +461,12 @@ struct e4_wlog_check_opts {
 					 * persistence point is checked
 					 * (rep->points empty); for
 					 * e4_wlog_stats() */
+	e4_progress_fn	progress;	/* called with E4_PROGRESS_WLOG
+					 * after each entry walked, from 0
+					 * (e4_wlog_durable_check_opts():
+					 * E4_PROGRESS_DURABLE after each
+					 * promise mark); NULL: none */
+	void		*progress_priv;	/* its first argument */
 };
 
 struct e4_wlog_report {
@@ -887,12 +970,43 @@ struct e4_wlog_durable_report {
 errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 				struct e4_wlog_durable_report **ret);
 
+/*
+ * e4_wlog_durable_check_opts() - e4_wlog_durable_check() with options:
+ * of @o (NULL: none) only progress and progress_priv are read, the
+ * promise marks checked reported as E4_PROGRESS_DURABLE (0 first, then
+ * after each).  Same returns.
+ */
+errcode_t e4_wlog_durable_check_opts(e4_wlog_dev_t d,
+				     const struct e4_wlog_check_opts *o,
+				     struct e4_wlog_durable_report **ret);
+
 /* e4_wlog_durable_report_free() - release @rep (NULL is fine). */
 void e4_wlog_durable_report_free(struct e4_wlog_durable_report *rep);
 
 /* e4_wlog_dfield_name() - "unrecoverable", "inode", "name", "type",
  * "size", "data", "extra". */
 const char *e4_wlog_dfield_name(int field);
+
+/* ---- wlog_start.c: entry numbers of a check that starts inside a log ---- */
+
+/*
+ * e4_wlog_report_rebase(), e4_wlog_reorder_rebase(),
+ * e4_wlog_durable_rebase(), e4_wlog_stats_rebase() - renumber every entry
+ * a report names (points, commit writes, data writes, FLUSH entries,
+ * witnesses, promise marks, missing entries, spans) from entries of a
+ * started device's log (e4_wlog_dev_create_start(): entry 0 is the
+ * start) to entries of the whole log, by adding @origin
+ * (e4_wlog_dev_origin()); -1 (never, none, BASE: the state at the start)
+ * stays -1.  Call once per report, before printing it; @origin 0 and a
+ * NULL report change nothing.  The reorder and stats reports' own check
+ * report (->rep) is renumbered with them.
+ */
+void e4_wlog_report_rebase(struct e4_wlog_report *rep, uint64_t origin);
+void e4_wlog_reorder_rebase(struct e4_wlog_reorder_report *rr,
+			    uint64_t origin);
+void e4_wlog_durable_rebase(struct e4_wlog_durable_report *rep,
+			    uint64_t origin);
+void e4_wlog_stats_rebase(struct e4_wlog_stats *ws, uint64_t origin);
 
 #ifdef __cplusplus
 }

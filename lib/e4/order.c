@@ -396,6 +396,8 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		goto out;
 
 	walking = 1;
+	if (opts->progress)
+		opts->progress(opts->progress_priv, E4_PROGRESS_ORDER, 0, n);
 	for (k = 1; k <= n; k++) {
 		const struct e4_jtrans *tr = &scan->trans[k - 1];
 		struct e4_order_tx *tx = &rep->tx[rep->ntx++];
@@ -420,6 +422,9 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 					       tr->tid);
 			if (retval)
 				goto out;
+			if (opts->progress)
+				opts->progress(opts->progress_priv,
+					       E4_PROGRESS_ORDER, k, n);
 			continue;
 		}
 		rep->last_tid = tr->tid;
@@ -436,6 +441,9 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		tmp = prev;
 		prev = cur;
 		cur = tmp;
+		if (opts->progress)
+			opts->progress(opts->progress_priv,
+				       E4_PROGRESS_ORDER, k, n);
 	}
 	if (fc_check) {
 		retval = ord_check_fc(&c, prev);

@@ -419,6 +419,7 @@ void e4_plan_result(const struct e4_jscan *scan, const struct e4_plan *p,
 		res.corrupt = scan->corrupt;
 	}
 	res.size = sizeof(res);
+	e4_replay_progress_in(&res, ures);	/* the caller's, kept */
 	e4_struct_out(ures, &res, sizeof(res));
 }
 

@@ -103,7 +103,8 @@ static int rc_next(struct rcursor *c, struct rtag *r)
  * straight from the read buffer when their slots are consecutive too.
  */
 static errcode_t write_blocks(const struct e4_plan *p,
-			      struct e4_replay_result *res, int *recheck)
+			      struct e4_replay_result *res, int *recheck,
+			      uint64_t *ptotal)
 {
 	e4_journal_t j = p->j;
 	ext2_filsys fs = j->fs;
@@ -116,11 +117,20 @@ static errcode_t write_blocks(const struct e4_plan *p,
 	size_t *idx = NULL, i, m, nw, q;
 	errcode_t retval;
 	int more, wb = wb_open(fs);
+	e4_progress_fn progress = res->progress;
+	uint64_t done = 0;
 
 	*recheck = 0;
 	e4_jcodec_init(&codec, &j->jsb, bs);
 	while (rc_next(&cur, &r))
 		ncopies++;
+	/* progress: copies read and written, once per batch; a second
+	 * call after a recheck (*ptotal set) reports nothing */
+	if (*ptotal)
+		progress = NULL;
+	*ptotal = ncopies;
+	if (progress)
+		progress(res->progress_priv, E4_PROGRESS_REPLAY, 0, ncopies);
 	if (cap > ncopies)	/* small logs, small buffers */
 		cap = ncopies;
 	if (!cap)
@@ -210,6 +220,10 @@ static errcode_t write_blocks(const struct e4_plan *p,
 			wb_start(wb, start, n, bs);
 			i += n;
 		}
+		done += m;
+		if (progress)
+			progress(res->progress_priv, E4_PROGRESS_REPLAY, done,
+				 ncopies);
 	}
 out:
 	if (wb >= 0)
@@ -460,6 +474,7 @@ static errcode_t user_result(errcode_t (*fn)(e4_journal_t,
 	if (retval)
 		return retval;
 	e4_replay_result_init(&res, sizeof(res));
+	e4_replay_progress_in(&res, ures);
 	retval = fn(j, scan, &res);
 	e4_struct_out(ures, &res, sizeof(res));
 	return retval;
@@ -504,6 +519,7 @@ static errcode_t plan_replay_user(const struct e4_plan *p,
 	if (retval)
 		return retval;
 	e4_replay_result_init(&res, sizeof(res));
+	e4_replay_progress_in(&res, ures);
 	retval = plan_replay(p, fcst, &res, mode);
 	e4_struct_out(ures, &res, sizeof(res));
 	return retval;
@@ -547,6 +563,7 @@ static errcode_t plan_replay(const struct e4_plan *p,
 	errcode_t retval;
 	uint16_t state;
 	int errno_set, recheck;
+	uint64_t ptotal = 0;
 
 	e4_error_tables_init();
 	e4_plan_result(p->scan, p, res);
@@ -575,7 +592,7 @@ static errcode_t plan_replay(const struct e4_plan *p,
 	}
 
 	/* 1. the blocks, flushed; then the fast commits' (fc_state.c) */
-	retval = write_blocks(p, res, &recheck);
+	retval = write_blocks(p, res, &recheck, &ptotal);
 	if (!retval && recheck) {
 		/*
 		 * A deferred tag checksum failed (or its copy could not be
@@ -594,7 +611,12 @@ static errcode_t plan_replay(const struct e4_plan *p,
 			e4_plan_result(p->scan, replan, res);
 			res->nreads = nreads;
 			res->nwrites = nwrites;
-			retval = write_blocks(replan, res, &recheck);
+			retval = write_blocks(replan, res, &recheck, &ptotal);
+			/* the first call's pass, ended */
+			if (!retval && res->progress)
+				res->progress(res->progress_priv,
+					      E4_PROGRESS_REPLAY, ptotal,
+					      ptotal);
 		}
 		/* the kernel's PASS_REPLAY skipped the bad copies the
 		 * same way; then it refuses the mount */

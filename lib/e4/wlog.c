@@ -40,6 +40,10 @@ void e4_wlog_close(e4_wlog_t log)
 
 	if (!log)
 		return;
+	if (log->parent) {	/* a slice owns nothing but itself */
+		ext2fs_free_mem(&log);
+		return;
+	}
 	if (log->ents)
 		for (i = 0; i < log->nr_entries; i++)
 			ext2fs_free_mem(&log->ents[i].mark);
@@ -225,6 +229,53 @@ fail:
 	ext2fs_free_mem(&hdr);
 	e4_wlog_close(log);
 	return retval;
+}
+
+errcode_t e4_wlog_slice(e4_wlog_t log, uint64_t first, uint64_t n,
+			e4_wlog_t *ret)
+{
+	e4_wlog_t s;
+	uint64_t i;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	*ret = NULL;
+	if (first > log->nr_entries || n > log->nr_entries - first)
+		return EXT2_ET_INVALID_ARGUMENT;
+	retval = ext2fs_get_memzero(sizeof(*s), &s);
+	if (retval)
+		return retval;
+	s->path = log->path;
+	s->io = log->io;
+	s->sectorsize = log->sectorsize;
+	s->nr_entries = n;
+	s->file_size = log->file_size;
+	s->ents = log->ents + first;
+	s->extra_bytes = log->extra_bytes;
+	s->origin = log->origin + first;
+	s->parent = log;
+	for (i = 0; i < n; i++) {
+		const struct e4_wlog_entry *e = &s->ents[i];
+
+		if (e->flags & E4_WLOG_DISCARD) {
+			s->ndiscard++;
+		} else if (e->nr_sectors) {
+			s->nwrites++;
+			s->written_bytes += e->nr_sectors * s->sectorsize;
+		}
+		if (e->nr_sectors && e->sector + e->nr_sectors > s->max_sector)
+			s->max_sector = e->sector + e->nr_sectors;
+		if (e->flags & E4_WLOG_FLUSH)
+			s->nflush++;
+		if (e->flags & E4_WLOG_FUA)
+			s->nfua++;
+		if (e->flags & E4_WLOG_METADATA)
+			s->nmeta++;
+		if (e->flags & E4_WLOG_MARK)
+			s->nmark++;
+	}
+	*ret = s;
+	return 0;
 }
 
 errcode_t e4_wlog_check_device(e4_wlog_t log, uint64_t dev_bytes,

@@ -1190,6 +1190,9 @@ errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
 	if (retval)
 		goto out;
 
+	if (o->progress)
+		o->progress(o->progress_priv, E4_PROGRESS_WLOG, 0,
+			    c.log->nr_entries);
 	for (i = 0; i < c.log->nr_entries; i++) {
 		const struct e4_wlog_entry *e = &c.log->ents[i];
 		int64_t tid;
@@ -1210,6 +1213,9 @@ errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
 			if (retval)
 				goto out;
 		}
+		if (o->progress)
+			o->progress(o->progress_priv, E4_PROGRESS_WLOG, i + 1,
+				    c.log->nr_entries);
 	}
 	if (c.npend && !o->commits_only)
 		warn(rep, "%zu I/O-order finding(s) after the last "

@@ -1049,6 +1049,22 @@ void e4_wlog_durable_report_free(struct e4_wlog_durable_report *rep)
 errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 				struct e4_wlog_durable_report **ret)
 {
+	return e4_wlog_durable_check_opts(d, NULL, ret);
+}
+
+/* The promises checked so far, to the caller's progress function. */
+static void dprogress(const struct e4_wlog_check_opts *o, uint64_t done,
+		      uint64_t total)
+{
+	if (o && o->progress)
+		o->progress(o->progress_priv, E4_PROGRESS_DURABLE, done,
+			    total);
+}
+
+errcode_t e4_wlog_durable_check_opts(e4_wlog_dev_t d,
+				     const struct e4_wlog_check_opts *o,
+				     struct e4_wlog_durable_report **ret)
+{
 	struct e4_wlog_durable_report *rep = NULL;
 	struct e4_wlog_promise *pr;
 	struct dctx c;
@@ -1095,6 +1111,7 @@ errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 				goto out;
 		}
 	}
+	dprogress(o, 0, rep->npromises);
 	if (!rep->npromises)
 		goto out;
 	/* BASE gives the block size. */
@@ -1146,11 +1163,13 @@ errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 					       "no file system at the mark");
 			if (retval)
 				goto out;
+			dprogress(o, i + 1, rep->npromises);
 			continue;
 		}
 		retval = check_promise(&c, (size_t)i);
 		if (retval)
 			goto out;
+		dprogress(o, i + 1, rep->npromises);
 	}
 out:
 	dstate_close(&base);

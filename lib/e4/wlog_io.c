@@ -58,6 +58,13 @@ struct e4_wlog_dev {
 	unsigned char	*drop_map;	/* entries left out: a bitmap over
 					 * the entries (kept allocated) */
 	size_t		ndrop_set;	/* bits set in it; 0: none left out */
+	/* A started device (e4_wlog_dev_create_start(); owned unless
+	 * shared): BASE is @pre at its last entry, read through @pre_ch,
+	 * and @log is the slice from the start entry on. */
+	e4_wlog_dev_t	pre;
+	io_channel	pre_ch;
+	e4_wlog_t	pre_log;	/* the slice before the start */
+	int		own_log;	/* @log is our slice */
 	char		name[48];
 };
 
@@ -269,6 +276,12 @@ void e4_wlog_dev_free(e4_wlog_dev_t d)
 		ext2fs_free_mem(&d->hist);
 		ext2fs_free_mem(&d->dis);
 		ext2fs_free_mem(&d->dismax);
+		if (d->pre_ch)
+			io_channel_close(d->pre_ch);
+		e4_wlog_dev_free(d->pre);
+		e4_wlog_close(d->pre_log);
+		if (d->own_log)
+			e4_wlog_close(d->log);
 	}
 	ext2fs_free_mem(&d->bounce);
 	ext2fs_free_mem(&d->drop_map);
@@ -342,6 +355,110 @@ errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *ents,
 		d->drop_map[ents[i] >> 3] |= 1 << (ents[i] & 7);
 	d->ndrop_set = n;
 	return 0;
+}
+
+errcode_t e4_wlog_dev_create_start(e4_wlog_t log, io_channel base,
+				   uint64_t dev_bytes, uint64_t start,
+				   e4_wlog_dev_t *ret)
+{
+	e4_wlog_t pre_log = NULL, post_log = NULL;
+	e4_wlog_dev_t pre = NULL, d = NULL;
+	io_channel ch = NULL;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	*ret = NULL;
+	if (!start)
+		return e4_wlog_dev_create(log, base, dev_bytes, ret);
+	retval = e4_wlog_slice(log, 0, start, &pre_log);
+	if (!retval)
+		retval = e4_wlog_slice(log, start, log->nr_entries - start,
+				       &post_log);
+	if (!retval)
+		retval = e4_wlog_dev_create(pre_log, base, dev_bytes, &pre);
+	if (!retval)
+		retval = e4_wlog_dev_set_point(pre, (int64_t)start - 1);
+	if (!retval)
+		retval = e4_wlog_io_manager->open(e4_wlog_dev_name(pre), 0,
+						  &ch);
+	if (!retval)
+		retval = e4_wlog_dev_create(post_log, ch, dev_bytes, &d);
+	if (retval) {
+		if (ch)
+			io_channel_close(ch);
+		e4_wlog_dev_free(pre);
+		e4_wlog_close(pre_log);
+		e4_wlog_close(post_log);
+		return retval;
+	}
+	d->pre = pre;
+	d->pre_ch = ch;
+	d->pre_log = pre_log;
+	d->own_log = 1;
+	*ret = d;
+	return 0;
+}
+
+uint64_t e4_wlog_dev_origin(e4_wlog_dev_t d)
+{
+	return d->log->origin;
+}
+
+errcode_t e4_wlog_dev_fs_at(e4_wlog_dev_t d, int64_t point)
+{
+	int64_t was = d->point;
+	ext2_filsys fs = NULL;
+	e4_journal_t j = NULL;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_wlog_dev_set_point(d, point);
+	if (retval)
+		return retval;
+	retval = ext2fs_open2(d->name, "", EXT2_FLAG_64BITS |
+			      EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS,
+			      0, 0, e4_wlog_io_manager, &fs);
+	if (!retval)
+		retval = e4_journal_open(fs, NULL, 0, &j);
+	if (!retval && j->external)
+		retval = E4_ERR_NO_JOURNAL;
+	if (j)
+		e4_journal_close(j);
+	if (fs)
+		ext2fs_close_free(&fs);
+	d->point = was;
+	return retval;
+}
+
+errcode_t e4_wlog_find_start(e4_wlog_dev_t d, uint64_t from, int marks,
+			     uint64_t *start, uint64_t *nofs)
+{
+	const e4_wlog_t log = d->log;
+	uint64_t i;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	*start = from;
+	*nofs = 0;
+	if (from > log->nr_entries)
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (!e4_wlog_dev_fs_at(d, (int64_t)from - 1))
+		return 0;
+	for (i = from; i < log->nr_entries; i++) {
+		if (!e4_wlog_is_point(&log->ents[i], marks))
+			continue;
+		retval = e4_wlog_dev_fs_at(d, (int64_t)i);
+		if (!retval) {
+			*start = i + 1;
+			return 0;
+		}
+		/* An io error of LOG or BASE is not "no fs yet". */
+		if (retval == EXT2_ET_SHORT_READ || retval == EIO ||
+		    retval == EXT2_ET_NO_MEMORY)
+			return retval;
+		(*nofs)++;
+	}
+	return E4_ERR_WLOG_NO_FS;
 }
 
 e4_wlog_t e4_wlog_dev_log(e4_wlog_dev_t d)

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ static const struct optdef optdefs[] = {
 	{ 'b', 'b', NULL, required_argument },
 	{ 'i', 'i', NULL, required_argument },
 	{ 'S', 'S', NULL, no_argument },
+	{ 'C', 'C', NULL, required_argument },
 	{ E4S_O_WRITE_LOG, 0, "write-log", required_argument },
 	{ E4S_O_LIST, 0, "list", no_argument },
 	{ E4S_O_AT, 0, "at", required_argument },
@@ -70,6 +72,8 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_DROP, 0, "drop", required_argument },
 	{ E4S_O_CHECK_DURABILITY, 0, "check-durability", no_argument },
 	{ E4S_O_DURABLE, 0, "durable", no_argument },
+	{ E4S_O_START_MARK, 0, "start-mark", required_argument },
+	{ E4S_O_START_ENTRY, 0, "start-entry", required_argument },
 	{ E4S_O_LD_FILE, 'f', NULL, required_argument },
 	{ E4S_O_LD_OLD, 'O', NULL, no_argument },
 };
@@ -232,6 +236,15 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_ALL: r->stats_all = 1; break;
 	case 'a': r->verbose = 1; break;	/* every tag */
 	case 'S': r->ld_super = 1; break;
+	case 'C': {	/* e2fsck's -C FD */
+		uint64_t n;
+
+		if (e4s_parse_num(prog, "-C", optarg, INT_MAX, &n))
+			return E4S_GETOPT_BAD;
+		r->progress_fd = (int)n;
+		r->progress_fd_set = 1;
+		break;
+	}
 	case 'b':
 	case 'i': {
 		uint64_t n;
@@ -254,6 +267,8 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 	case E4S_O_DROP: r->wlog_drop = optarg; break;
 	case E4S_O_CHECK_DURABILITY: r->check_durability = 1; break;
 	case E4S_O_DURABLE: r->wlog_durable = 1; break;
+	case E4S_O_START_MARK: r->wlog_start_mark = optarg; break;
+	case E4S_O_START_ENTRY: r->wlog_start_entry = optarg; break;
 	case E4S_O_LD_FILE: r->ld_file = optarg; break;
 	case E4S_O_LD_OLD: r->ld_old = 1; break;
 	default:

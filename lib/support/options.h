@@ -29,6 +29,8 @@ struct e4s_mark {
  * (lib/support/tune_*.c, replay_*.c) reads.  e4s_req_init() sets the
  * defaults (nothing asked, -1 for "unset" fields).
  */
+struct e4s_progress;
+
 struct e4s_req {
 	/* what is opened, and how */
 	const char	*device;	/* IMAGE or device operand */
@@ -69,6 +71,15 @@ struct e4s_req {
 	const char	*wlog_drop;	/* --drop E1,E2,... (with --at) */
 	int		check_durability;	/* --check-durability */
 	int		wlog_durable;	/* --durable: --at's durable state */
+	const char	*wlog_start_mark;	/* --start-mark LABEL */
+	const char	*wlog_start_entry;	/* --start-entry N */
+
+	/* e4replay: progress (lib/support/progress.c) */
+	int		progress_fd;	/* -C FD: 0 the meter, > 0 lines */
+	int		progress_fd_set;
+	struct e4s_progress *progress;	/* the run's, set by the tool:
+					 * the long operations report to
+					 * it (NULL: nothing) */
 
 	/* e4tune: journal superblock */
 	int		list;			/* -l */
@@ -137,6 +148,8 @@ enum e4s_optid {
 	E4S_O_DROP,		/* --drop E1,E2,... */
 	E4S_O_CHECK_DURABILITY,	/* --check-durability */
 	E4S_O_DURABLE,		/* --durable */
+	E4S_O_START_MARK,	/* --start-mark LABEL */
+	E4S_O_START_ENTRY,	/* --start-entry N */
 	E4S_O_LD_FILE,		/* logdump -f JOURNAL_FILE (debugfs's) */
 	E4S_O_LD_OLD,		/* logdump -O (debugfs's) */
 };

@@ -17,6 +17,7 @@
 #include "e4.h"
 #include "json.h"
 #include "open.h"
+#include "progress.h"
 #include "replay.h"
 
 static const char *csum_name(const struct e4_jscan *s)
@@ -750,6 +751,10 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	/* All of @run but the caller's ->old (logdump -O) */
 	memset(run, 0, sizeof(*run));
 	e4_replay_result_init(&run->res, sizeof(run->res));
+	if (o->progress) {	/* -C FD, the meter */
+		run->res.progress = e4s_progress_cb;
+		run->res.progress_priv = o->progress;
+	}
 	run->old = old;
 	run->scan = s;
 	run->needs_recovery = e4s_needs_recovery(fs);

@@ -627,6 +627,10 @@ static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
 		e4s_json_null(js, "journal_at_entry");
 	else
 		e4s_json_i64(js, "journal_at_entry", wl->point);
+	if (wl->start_entry || wl->no_fs_points) {	/* a started run */
+		e4s_json_u64(js, "start_entry", wl->start_entry);
+		e4s_json_u64(js, "no_fs_points", wl->no_fs_points);
+	}
 	e4s_json_u64(js, "sectorsize", ws->sectorsize);
 	e4s_json_u64(js, "block_size", ws->block_size);
 	e4s_json_arr_begin(js, "journal_area");

@@ -26,6 +26,7 @@
 #include "open.h"
 #include "options.h"
 #include "parse.h"
+#include "progress.h"
 #include "replay.h"
 #include "stats.h"
 #include "target.h"
@@ -35,6 +36,7 @@
 
 void e4s_wlog_close(struct e4s_wlog_input *in)
 {
+	e4_wlog_dev_free(in->sdev);
 	e4_wlog_dev_free(in->dev);
 	if (in->base)
 		io_channel_close(in->base);
@@ -55,13 +57,21 @@ static errcode_t check_base_fs(const char *pname, struct e4s_wlog_input *in,
 	uint64_t bad = 0;
 	char u1[37], u2[37];
 	errcode_t retval;
+	/* A started run: the state at the start against the rest. */
+	const char *name = in->sdev ? e4_wlog_dev_name(in->sdev) :
+		in->base_path;
+	io_manager mgr = in->sdev ? e4_wlog_io_manager : unix_io_manager;
+	e4_wlog_t log = in->sdev ? e4_wlog_dev_log(in->sdev) : in->log;
 
-	if (ext2fs_open2(in->base_path, "", EXT2_FLAG_64BITS |
+	if (in->sdev)
+		e4_wlog_dev_set_point(in->sdev, -1);
+	if (ext2fs_open2(name, "", EXT2_FLAG_64BITS |
 			 EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS |
-			 EXT2_FLAG_SUPER_ONLY, 0, 0, unix_io_manager, &fs))
+			 EXT2_FLAG_SUPER_ONLY, 0, 0, mgr, &fs))
 		fs = NULL;	/* no fs (yet): the log may make it */
-	retval = e4_wlog_check_fs(in->log, fs ? fs->super : NULL, bytes,
+	retval = e4_wlog_check_fs(log, fs ? fs->super : NULL, bytes,
 				  &bad, &found);
+	bad += in->origin;
 	if (retval == E4_ERR_WLOG_OTHER_FS) {
 		uuid_unparse(found.s_uuid, u1);
 		uuid_unparse(fs->super->s_uuid, u2);
@@ -86,10 +96,82 @@ static errcode_t check_base_fs(const char *pname, struct e4s_wlog_input *in,
 	return retval;
 }
 
-errcode_t e4s_wlog_open(const char *pname, const char *log_path,
-			const char *base_path, struct e4s_wlog_input *in)
+/*
+ * Where the run starts (e4s_wlog_open()): entry in->origin, in->sdev the
+ * device from there; one line and the error otherwise.
+ */
+static errcode_t find_start(const char *pname, const struct e4s_req *r,
+			    struct e4s_wlog_input *in, uint64_t bytes)
+{
+	const struct e4_wlog *l = in->log;
+	uint64_t from = 0, v;
+	int skip = r->check_order || r->check_durability || r->stats;
+	errcode_t retval;
+
+	if (r->wlog_start_mark) {
+		retval = e4_wlog_find_mark(in->log, r->wlog_start_mark, &from);
+		if (retval) {
+			com_err(pname, retval, "(--start-mark=%s) in write log "
+				"%s", r->wlog_start_mark, in->log_path);
+			return retval;
+		}
+	} else if (r->wlog_start_entry) {
+		if (e4s_scan_num(r->wlog_start_entry,
+				 strlen(r->wlog_start_entry), UINT64_MAX,
+				 &v) != E4S_NUM_OK || v >= l->nr_entries) {
+			retval = E4_ERR_WLOG_NO_SUCH_ENTRY;
+			com_err(pname, retval, "(--start-entry=%s) in write "
+				"log %s (%llu entries)", r->wlog_start_entry,
+				in->log_path,
+				(unsigned long long)l->nr_entries);
+			return retval;
+		}
+		from = v;
+	}
+	in->start_given = r->wlog_start_mark || r->wlog_start_entry;
+	in->origin = from;
+	/* The checks begin where a file system with a journal exists:
+	 * the points before it hold none yet (the log's own mkfs). */
+	if (skip) {
+		retval = e4_wlog_find_start(in->dev, from, r->wlog_marks,
+					    &in->origin, &in->nofs);
+		if (retval == E4_ERR_WLOG_NO_FS) {
+			/* why the state at the start has none, too */
+			errcode_t why = e4_wlog_dev_fs_at(in->dev,
+							  (int64_t)from - 1);
+
+			com_err(pname, retval, "(%s%s: %s; nor do the %llu "
+				"persistence point(s) of write log %s from "
+				"entry %llu on)", in->base_path,
+				from ? " at the start" : "",
+				error_message(why),
+				(unsigned long long)in->nofs, in->log_path,
+				(unsigned long long)from);
+			return retval;
+		}
+		if (retval) {
+			com_err(pname, retval, "while looking for the file "
+				"system in write log %s over %s",
+				in->log_path, in->base_path);
+			return retval;
+		}
+	}
+	if (!in->origin)
+		return 0;
+	retval = e4_wlog_dev_create_start(in->log, in->base, bytes,
+					  in->origin, &in->sdev);
+	if (retval)
+		com_err(pname, retval, "while indexing write log %s from "
+			"entry %llu", in->log_path,
+			(unsigned long long)in->origin);
+	return retval;
+}
+
+errcode_t e4s_wlog_open(const char *pname, const struct e4s_req *r,
+			struct e4s_wlog_input *in)
 {
 	io_manager mgr = unix_io_manager;
+	const char *log_path = r->write_log, *base_path = r->device;
 	const char *name = base_path;
 	uint64_t bad = (uint64_t)-1;
 	blk64_t bytes;
@@ -133,19 +215,51 @@ errcode_t e4s_wlog_open(const char *pname, const char *log_path,
 			(unsigned long long)(bytes / in->log->sectorsize));
 		goto fail;
 	}
-	retval = check_base_fs(pname, in, bytes);
-	if (retval)
-		goto fail;
+	/* Without a start, BASE against the log before anything is
+	 * indexed (as ever); a started run checks the state at its start
+	 * against the rest of the log once it is known. */
+	if (!r->wlog_start_mark && !r->wlog_start_entry) {
+		retval = check_base_fs(pname, in, bytes);
+		if (retval)
+			goto fail;
+	}
 	retval = e4_wlog_dev_create(in->log, in->base, bytes, &in->dev);
 	if (retval) {
 		com_err(pname, retval, "while indexing write log %s",
 			log_path);
 		goto fail;
 	}
+	retval = find_start(pname, r, in, bytes);
+	if (!retval && (r->wlog_start_mark || r->wlog_start_entry))
+		retval = check_base_fs(pname, in, bytes);
+	if (retval)
+		goto fail;
 	return 0;
 fail:
 	e4s_wlog_close(in);
 	return retval;
+}
+
+/* The device the checks run on: from the start (or the whole log). */
+static e4_wlog_dev_t check_dev(const struct e4s_wlog_input *in)
+{
+	return in->sdev ? in->sdev : in->dev;
+}
+
+/* A started run, as text: one line (nothing without a start). */
+static void print_start_text(const struct e4s_wlog_input *in)
+{
+	if (!in->origin && !in->nofs)
+		return;
+	printf("%s: starts at entry %llu", in->log_path,
+	       (unsigned long long)in->origin);
+	if (in->nofs)
+		printf(" (%llu persistence point(s) before it hold no file "
+		       "system yet: skipped)", (unsigned long long)in->nofs);
+	if (in->origin)
+		printf(": the device at entry %llu is BASE",
+		       (unsigned long long)in->origin - 1);
+	printf("\n");
 }
 
 /* ---- --list ------------------------------------------------------------ */
@@ -168,6 +282,10 @@ static void print_log_json(struct e4s_json *js, const struct e4s_wlog_input *in)
 	e4s_json_u64(js, "written_bytes", l->written_bytes);
 	e4s_json_u64(js, "device_bytes", e4_wlog_dev_size(in->dev));
 	e4s_json_u64(js, "ignored_bytes", l->extra_bytes);
+	if (in->origin || in->nofs) {	/* a started run */
+		e4s_json_u64(js, "start_entry", in->origin);
+		e4s_json_u64(js, "no_fs_points", in->nofs);
+	}
 	e4s_json_obj_end(js);
 }
 
@@ -191,7 +309,8 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 	uint64_t i, npoints = 0;
 	char fl[64], mb[E4S_TEXT_ESC_MAX(512)];
 
-	for (i = 0; i < l->nr_entries; i++)
+	/* A started run lists the entries from the start on. */
+	for (i = in->origin; i < l->nr_entries; i++)
 		npoints += e4_wlog_is_point(&l->ents[i], marks);
 	if (json) {
 		struct e4s_json js;
@@ -200,7 +319,7 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 		e4s_json_obj_begin(&js, NULL);
 		print_log_json(&js, in);
 		e4s_json_arr_begin(&js, "entries");
-		for (i = 0; i < l->nr_entries; i++) {
+		for (i = in->origin; i < l->nr_entries; i++) {
 			const struct e4_wlog_entry *e = &l->ents[i];
 
 			e4s_json_obj_begin(&js, NULL);
@@ -215,7 +334,7 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 		}
 		e4s_json_arr_end(&js);
 		e4s_json_arr_begin(&js, "points");
-		for (i = 0; i < l->nr_entries; i++)
+		for (i = in->origin; i < l->nr_entries; i++)
 			if (e4_wlog_is_point(&l->ents[i], marks))
 				e4s_json_u64(&js, NULL, i);
 		e4s_json_arr_end(&js);
@@ -237,9 +356,10 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 	if (l->extra_bytes)
 		printf("%llu bytes after the last entry ignored (not counted "
 		       "in nr_entries)\n", (unsigned long long)l->extra_bytes);
+	print_start_text(in);
 	printf("%8s %-22s %12s %10s  %s\n", "entry", "flags", "sector",
 	       "sectors", "mark");
-	for (i = 0; i < l->nr_entries; i++) {
+	for (i = in->origin; i < l->nr_entries; i++) {
 		const struct e4_wlog_entry *e = &l->ents[i];
 
 		printf("%8llu %-22s %12llu %10llu  %s%s\n",
@@ -331,7 +451,8 @@ static int parse_drop(const char *prog, const struct e4s_wlog_input *in,
 	size_t cnt = 1, k = 0;
 	uint64_t i;
 
-	for (i = 0; i <= point; i++)
+	/* A started run: BASE is the state at the start, durable. */
+	for (i = in->origin; i <= point; i++)
 		if (in->log->ents[i].flags & E4_WLOG_FLUSH)
 			flush = (int64_t)i;
 	for (comma = spec; *comma; comma++)
@@ -357,6 +478,13 @@ static int parse_drop(const char *prog, const struct e4s_wlog_input *in,
 				"point (entry %llu)\n", prog,
 				(unsigned long long)v,
 				(unsigned long long)point);
+			goto bad;
+		}
+		if (v < in->origin) {
+			fprintf(stderr, "%s: --drop: entry %llu is before the "
+				"start (entry %llu): in BASE\n", prog,
+				(unsigned long long)v,
+				(unsigned long long)in->origin);
 			goto bad;
 		}
 		e = &in->log->ents[v];
@@ -417,7 +545,7 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	char where[4200];
 	struct e4s_output out;
 	uint64_t *drop = NULL;
-	size_t ndrop = 0;
+	size_t ndrop = 0, i;
 	int rc = 0, begun = 0;
 	int64_t flush = -1;
 
@@ -425,6 +553,13 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	if (retval) {
 		com_err(prog, retval, "(--at=%s) in write log %s", r.wlog_at,
 			in->log_path);
+		return E4R_EXIT_USAGE;
+	}
+	if (point + 1 < in->origin) {
+		fprintf(stderr, "%s: --at=%s: entry %llu is before the start "
+			"(entry %llu)\n", prog, r.wlog_at,
+			(unsigned long long)point,
+			(unsigned long long)in->origin);
 		return E4R_EXIT_USAGE;
 	}
 	if (r.wlog_drop && r.wlog_durable) {
@@ -452,9 +587,21 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 			 in->base_path, (unsigned long long)point,
 			 in->log_path);
 	if (r.wlog_durable) {
-		/* Only what is durable there (wlog_durable.c's rule). */
-		retval = e4_wlog_durable_drop(in->log, point, &flush, &drop,
-					      &ndrop);
+		/* Only what is durable there (wlog_durable.c's rule); a
+		 * started run's BASE, the state at its start, is. */
+		if (in->sdev && point < in->origin) {
+			retval = 0;
+		} else {
+			retval = e4_wlog_durable_drop(
+				in->sdev ? e4_wlog_dev_log(in->sdev) : in->log,
+				point - in->origin, &flush, &drop, &ndrop);
+			for (i = 0; !retval && i < ndrop; i++)
+				drop[i] += in->origin;
+			if (flush >= 0)
+				flush += (int64_t)in->origin;
+			else if (in->origin)
+				flush = (int64_t)in->origin - 1;
+		}
 		if (!retval)
 			retval = e4_wlog_dev_set_drop(in->dev, drop, ndrop);
 		if (retval) {
@@ -630,10 +777,12 @@ static void print_check_text(const struct e4s_wlog_input *in,
 
 	for (i = 0; i < rep->ntxns; i++)
 		np += rep->txns[i].committed;
+	print_start_text(in);
 	printf("%s: %s + %llu entries; %zu persistence point(s) checked; "
 	       "%zu commit write(s) (%zu checked); data mode %s (%s)\n",
 	       in->log_path, in->base_path,
-	       (unsigned long long)in->log->nr_entries, rep->npoints,
+	       (unsigned long long)(in->log->nr_entries - in->origin),
+	       rep->npoints,
 	       rep->ntxns, np, e4_data_mode_name(rep->data_mode),
 	       mode_src[rep->data_mode_src]);
 	for (i = 0; i < (size_t)rep->nwarnings; i++)
@@ -1064,14 +1213,22 @@ static int run_check(const char *prog, const struct e4s_req *r,
 	memset(&co, 0, sizeof(co));
 	co.data_mode = r->order.data_mode;
 	co.marks = r->wlog_marks;
+	if (r->progress) {	/* -C FD, the meter */
+		co.progress = e4s_progress_cb;
+		co.progress_priv = r->progress;
+	}
 	/* --reorder: the prefix check and the reordered states in one
 	 * pass (wlog_reorder.c). */
 	if (r->wlog_reorder) {
-		retval = e4_wlog_reorder(in->dev, &co, &rr);
-		if (!retval)
+		retval = e4_wlog_reorder(check_dev(in), &co, &rr);
+		if (!retval) {
+			e4_wlog_reorder_rebase(rr, in->origin);
 			rep = rr->rep;
+		}
 	} else {
-		retval = e4_wlog_check(in->dev, &co, &rep);
+		retval = e4_wlog_check(check_dev(in), &co, &rep);
+		if (!retval)
+			e4_wlog_report_rebase(rep, in->origin);
 	}
 	if (retval) {
 		com_err(prog, retval, "while checking write log %s over %s",
@@ -1190,10 +1347,12 @@ static void print_durable_text(const struct e4s_wlog_input *in,
 
 	for (i = 0; i < rep->npromises; i++)
 		nk[rep->promises[i].kind]++;
+	print_start_text(in);
 	printf("%s: %s + %llu entries; %zu promise mark(s) checked (%zu "
 	       "fsync, %zu fdatasync, %zu sync, %zu syncfs), %llu plain "
 	       "mark(s)\n", in->log_path, in->base_path,
-	       (unsigned long long)in->log->nr_entries, rep->npromises,
+	       (unsigned long long)(in->log->nr_entries - in->origin),
+	       rep->npromises,
 	       nk[E4_WLOG_PROMISE_FSYNC], nk[E4_WLOG_PROMISE_FDATASYNC],
 	       nk[E4_WLOG_PROMISE_SYNC], nk[E4_WLOG_PROMISE_SYNCFS],
 	       (unsigned long long)rep->plain_marks);
@@ -1356,10 +1515,18 @@ static int run_durable(const char *prog, const struct e4s_req *r,
 		       struct e4s_wlog_input *in)
 {
 	struct e4_wlog_durable_report *rep = NULL;
+	struct e4_wlog_check_opts co;
 	errcode_t retval;
 	int rc;
 
-	retval = e4_wlog_durable_check(in->dev, &rep);
+	memset(&co, 0, sizeof(co));
+	if (r->progress) {	/* -C FD, the meter */
+		co.progress = e4s_progress_cb;
+		co.progress_priv = r->progress;
+	}
+	retval = e4_wlog_durable_check_opts(check_dev(in), &co, &rep);
+	if (!retval)
+		e4_wlog_durable_rebase(rep, in->origin);
 	if (retval) {
 		com_err(prog, retval, "while checking the durability promises "
 			"of write log %s over %s", in->log_path,
@@ -1396,16 +1563,21 @@ static int run_stats(const char *prog, const struct e4s_req *r,
 	char where[4200];
 	int rc;
 
-	retval = e4_wlog_stats(in->dev, &ws);
+	retval = e4_wlog_stats(check_dev(in), &ws);
 	if (retval) {
 		com_err(prog, retval, "while finding the commit writes of "
 			"write log %s over %s", in->log_path, in->base_path);
 		return E4R_EXIT_ERROR;
 	}
+	e4_wlog_stats_rebase(ws, in->origin);
+	if (!r->json)
+		print_start_text(in);
 	memset(&wl, 0, sizeof(wl));
 	wl.log_path = in->log_path;
 	wl.base_path = in->base_path;
 	wl.point = (int64_t)in->log->nr_entries - 1;
+	wl.start_entry = in->origin;
+	wl.no_fs_points = in->nofs;
 	wl.ws = ws;
 	e4_wlog_dev_set_point(in->dev, wl.point);
 	if (wl.point < 0)
@@ -1492,6 +1664,9 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 			"--stats";
 	else if (r->wlog_durable && !r->wlog_at)
 		bad = "--durable goes with --at";
+	else if (r->wlog_start_mark && r->wlog_start_entry)
+		bad = "--start-mark and --start-entry both say where the log "
+			"starts: give one";
 	else if (r->verbose && r->stats)
 		bad = "-v does not go with --write-log --stats (every commit "
 			"write is listed)";
@@ -1511,7 +1686,11 @@ int e4s_wlog_run(const char *prog, const struct e4s_req *r)
 		return e4s_usage_error(retval) ? E4R_EXIT_USAGE :
 			E4R_EXIT_ERROR;
 	rc = E4R_EXIT_ERROR;
-	if (!e4s_wlog_open(prog, r->write_log, r->device, &in)) {
+	retval = e4s_wlog_open(prog, r, &in);
+	if (retval == E4_ERR_WLOG_NO_SUCH_MARK ||
+	    retval == E4_ERR_WLOG_NO_SUCH_ENTRY)
+		rc = E4R_EXIT_USAGE;	/* --start-mark, --start-entry */
+	if (!retval) {
 		if (r->wlog_list) {
 			e4s_wlog_print_list(&in, r->json, r->wlog_marks);
 			rc = 0;

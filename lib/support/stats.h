@@ -43,6 +43,10 @@ struct e4s_stats_wlog {
 	int64_t		point;		/* the entry whose device @j is (the
 					 * log's last; -1: BASE itself) */
 	const struct e4_wlog_stats *ws;
+	uint64_t	start_entry;	/* a started run (--start-mark,
+					 * --start-entry, no fs in BASE):
+					 * its first entry, else 0 */
+	uint64_t	no_fs_points;	/* points before it with no fs */
 };
 
 /*

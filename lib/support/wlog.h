@@ -29,17 +29,31 @@ struct e4s_wlog_input {
 	const char	*log_path, *base_path;
 	e4_wlog_t	log;
 	io_channel	base;		/* BASE, read-only */
-	e4_wlog_dev_t	dev;
+	e4_wlog_dev_t	dev;		/* the whole log over BASE */
+	/* Where the run starts (--start-mark, --start-entry, or the first
+	 * point with a file system when BASE has none): entry @origin, the
+	 * device at @origin - 1 as BASE (@sdev; NULL when @origin is 0);
+	 * @nofs points before it held no file system yet. */
+	uint64_t	origin, nofs;
+	int		start_given;	/* --start-mark / --start-entry */
+	e4_wlog_dev_t	sdev;
 };
 
 /*
- * e4s_wlog_open() - open LOG and BASE read-only (BASE's channel through
- * e4s_fault_wrap()), parse and index the log; prints one line naming the
- * file (and the entry) and the problem on failure.  Returns 0 or the
- * error.
+ * e4s_wlog_open() - open LOG (r->write_log) and BASE (r->device)
+ * read-only (BASE's channel through e4s_fault_wrap()), parse and index
+ * the log, and find where the run starts: --start-mark (the mark's
+ * entry) or --start-entry (r->wlog_start_*), else entry 0; for
+ * --check-order, --check-durability and --stats, when the state before
+ * that entry holds no file system with a journal (a log recorded from
+ * before mkfs), the entry after the first persistence point that holds
+ * one (e4_wlog_find_start(); the points before it counted in in->nofs).
+ * Prints one line naming the file (and the entry) and the problem on
+ * failure.  Returns 0 or the error (E4_ERR_WLOG_NO_SUCH_MARK,
+ * E4_ERR_WLOG_NO_SUCH_ENTRY: a usage error).
  */
-errcode_t e4s_wlog_open(const char *prog, const char *log_path,
-			const char *base_path, struct e4s_wlog_input *in);
+errcode_t e4s_wlog_open(const char *prog, const struct e4s_req *r,
+			struct e4s_wlog_input *in);
 
 /* e4s_wlog_close() - release what e4s_wlog_open() opened. */
 void e4s_wlog_close(struct e4s_wlog_input *in);
