@@ -247,7 +247,7 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 /* The check's report as text or JSON on stdout. */
 void e4s_order_print_text(const char *image, const struct e4_jscan *scan,
 			  const struct e4_order_report *rep);
-void e4s_order_print_json(const char *image, const struct e4_jscan *scan,
+void e4s_order_print_json(const struct e4_jscan *scan,
 			  const struct e4_order_report *rep);
 
 #endif

@@ -29,6 +29,36 @@ static const char *csum_name(const struct e4_jscan *s)
 	return "none";
 }
 
+/* The "checksum_method" of doc/e4tools.schema.json (e4tune -l's too). */
+static const char *csum_method(const struct e4_jscan *s)
+{
+	static const char *const names[] = { "none", "v1", "v2", "v3" };
+
+	return s->csum_version < 4 ? names[s->csum_version] : "none";
+}
+
+/* A tag's flags as names (an unknown bit as its value, "0x10"). */
+static void json_tag_flags(struct e4s_json *js, unsigned int flags)
+{
+	static const char *const names[] = { "ESCAPE", "SAME_UUID",
+					     "DELETED", "LAST_TAG" };
+	char bit[16];
+	unsigned int b;
+
+	e4s_json_arr_begin(js, "flags");
+	for (b = 0; b < 8 * sizeof(flags); b++) {
+		if (!(flags & (1U << b)))
+			continue;
+		if (b < 4) {
+			e4s_json_str(js, NULL, names[b]);
+		} else {
+			snprintf(bit, sizeof(bit), "0x%x", 1U << b);
+			e4s_json_str(js, NULL, bit);
+		}
+	}
+	e4s_json_arr_end(js);
+}
+
 static const char *ok_name(int ok)
 {
 	return ok < 0 ? "none" : ok ? "ok" : "BAD";
@@ -176,7 +206,7 @@ static void print_old_json(struct e4s_json *js, const struct e4s_req *o,
 				e4s_json_obj_begin(js, NULL);
 				e4s_json_u64(js, "fsblk", t->tags[k].fsblk);
 				e4s_json_u64(js, "jblk", t->tags[k].jblk);
-				e4s_json_u64(js, "flags", t->tags[k].flags);
+				json_tag_flags(js, t->tags[k].flags);
 				e4s_json_obj_end(js);
 			}
 			e4s_json_arr_end(js);
@@ -323,7 +353,7 @@ static void json_mount(struct e4s_json *js, const struct e4_mount_decision *d)
 }
 
 static void print_json(const struct e4s_req *o, e4_journal_t j,
-		       const struct e4s_replay *run, int rc)
+		       const struct e4s_replay *run)
 {
 	const struct e4_jscan *s = run->scan;
 	const struct e4_replay_result *r = &run->res;
@@ -332,7 +362,10 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 
 	e4s_json_init(&js, stdout);
 	e4s_json_obj_begin(&js, NULL);
-	e4s_json_str(&js, "device", o->target);
+	if (o->output)
+		e4s_json_str(&js, "output", o->output);
+	else
+		e4s_json_null(&js, "output");
 	e4s_json_bool(&js, "dry_run", o->dry_run);
 	e4s_json_obj_begin(&js, "journal");
 	e4s_json_bool(&js, "external", j->external);
@@ -342,7 +375,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_u64(&js, "log_end", s->log_end);
 	e4s_json_u64(&js, "start", s->start_jblk);
 	e4s_json_u64(&js, "sequence", s->start_tid);
-	e4s_json_u64(&js, "csum_version", s->csum_version);
+	e4s_json_str(&js, "checksum_method", csum_method(s));
 	e4s_json_u64(&js, "tag_bytes", s->tag_bytes);
 	e4s_json_i64(&js, "errno", run->jerrno);
 	e4s_json_bool(&js, "needs_recovery", run->needs_recovery);
@@ -379,7 +412,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 				e4s_json_obj_begin(&js, NULL);
 				e4s_json_u64(&js, "fsblk", g->fsblk);
 				e4s_json_u64(&js, "jblk", g->jblk);
-				e4s_json_u64(&js, "flags", g->flags);
+				json_tag_flags(&js, g->flags);
 				e4s_json_str(&js, "csum", ok_name(g->csum_ok));
 				e4s_json_str(&js, "fate",
 					    e4_tag_fate_name(g->fate));
@@ -446,8 +479,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_bool(&js, "fs_not_valid", r->fs_not_valid);
 	e4s_json_bool(&js, "mmp_clean", run->mmp.clean);
 	e4s_json_obj_end(&js);
-	e4s_json_i64(&js, "exit", rc);
-	e4s_json_obj_end(&js);
+	e4s_json_obj_end(&js);	/* "exit" is the run's: json.c */
 	e4s_json_finish(&js);
 }
 
@@ -1247,7 +1279,7 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	if (nafter && (run->replayed || o->dry_run))
 		say_discarded(prog, o, nafter, first, last);
 	if (o->json)
-		print_json(o, j, run, rc);
+		print_json(o, j, run);
 	else {
 		print_text(o, fs, j, run);
 		print_orphans(o, run);

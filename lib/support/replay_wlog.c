@@ -761,7 +761,7 @@ static void print_finding_json(struct e4s_json *js,
 		e4s_json_u64(js, "tid", f->tid);
 	else
 		e4s_json_null(js, "tid");
-	e4s_json_u64(js, "inode", f->ino);
+	e4s_json_u64(js, "ino", f->ino);
 	e4s_json_u64(js, "generation", f->generation);
 	if (f->path)
 		e4s_json_str(js, "path", f->path);
@@ -935,7 +935,7 @@ static void print_reorder_json(struct e4s_json *js,
 		e4s_json_bool(js, "violation", v->confirmed && !v->permitted);
 		e4s_json_bool(js, "confirmed", v->confirmed);
 		e4s_json_u64(js, "tid", v->tid);
-		e4s_json_u64(js, "inode", v->ino);
+		e4s_json_u64(js, "ino", v->ino);
 		e4s_json_u64(js, "generation", v->generation);
 		if (v->path)
 			e4s_json_str(js, "path", v->path);
@@ -972,7 +972,7 @@ static void print_reorder_json(struct e4s_json *js,
 
 static void print_check_json(const struct e4s_wlog_input *in,
 			     const struct e4_wlog_report *rep,
-			     const struct e4_wlog_reorder_report *rr, int rc)
+			     const struct e4_wlog_reorder_report *rr)
 {
 	static const char *src[] = { "given", "default_mount_opts",
 				     "inferred", "assumed" };
@@ -1047,7 +1047,6 @@ static void print_check_json(const struct e4s_wlog_input *in,
 	e4s_json_arr_end(&js);
 	if (rr)
 		print_reorder_json(&js, rr);
-	e4s_json_i64(&js, "exit", rc);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
 }
@@ -1086,7 +1085,7 @@ static int run_check(const char *prog, const struct e4s_req *r,
 	if (rep->nunchecked)	/* fail closed: a partial report */
 		rc |= E4R_EXIT_ERROR;
 	if (r->json) {
-		print_check_json(in, rep, rr, rc);
+		print_check_json(in, rep, rr);
 	} else {
 		print_check_text(in, rep, r->verbose);
 		if (rr)
@@ -1243,8 +1242,7 @@ static void print_durable_text(const struct e4s_wlog_input *in,
 }
 
 static void print_durable_json(const struct e4s_wlog_input *in,
-			       const struct e4_wlog_durable_report *rep,
-			       int rc)
+			       const struct e4_wlog_durable_report *rep)
 {
 	struct e4s_json js;
 	size_t i, k, j;
@@ -1291,7 +1289,7 @@ static void print_durable_json(const struct e4s_wlog_input *in,
 				e4s_json_str(&js, "path", v->path);
 			else
 				e4s_json_null(&js, "path");
-			e4s_json_u64(&js, "inode", v->ino);
+			e4s_json_u64(&js, "ino", v->ino);
 			e4s_json_u64(&js, "generation", v->generation);
 			switch (v->field) {
 			case E4_WLOG_D_UNRECOVERABLE:
@@ -1334,7 +1332,6 @@ static void print_durable_json(const struct e4s_wlog_input *in,
 		e4s_json_obj_end(&js);
 	}
 	e4s_json_arr_end(&js);
-	e4s_json_i64(&js, "exit", rc);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
 }
@@ -1358,7 +1355,7 @@ static int run_durable(const char *prog, const struct e4s_req *r,
 	if (rep->nunchecked)
 		rc |= E4R_EXIT_ERROR;
 	if (r->json)
-		print_durable_json(in, rep, rc);
+		print_durable_json(in, rep);
 	else
 		print_durable_text(in, rep, r->verbose);
 	e4_wlog_durable_report_free(rep);
