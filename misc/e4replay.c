@@ -214,17 +214,12 @@ static int run(struct e4s_req *o, struct writes *w)
 	if (in.jerr == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(in.fs) &&
 	    !o->check_order) {
 		if (!o->output || !(rc = copy_outputs(o, w)))
-			printf("%s: no journal, nothing to replay\n",
-			       o->target);
-		goto out;
-	}
-	if (in.jerr && o->check_order) {
-		com_err(prog, in.jerr, "while opening the journal of %s",
-			o->device);
-		rc = E4R_EXIT_ERROR;
+			e4s_replay_say_no_journal(o, o->target);
 		goto out;
 	}
 	if (in.jerr) {
+		/* A journal superblock the kernel refuses: 44, nothing
+		 * replayed or checked (--check-order too). */
 		rc = e4s_journal_open_failed(prog, in.fs, in.jerr, o->device);
 		goto out;
 	}

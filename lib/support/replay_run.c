@@ -865,6 +865,28 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 		warn_time_back(prog, o, s, run->time_back, !run->plan);
 }
 
+void e4s_replay_say_no_journal(const struct e4s_req *r, const char *where)
+{
+	struct e4s_json js;
+
+	if (!r->json) {
+		printf("%s: no journal, nothing to replay\n", where);
+		return;
+	}
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	if (r->output)
+		e4s_json_str(&js, "output", r->output);
+	else
+		e4s_json_null(&js, "output");
+	e4s_json_bool(&js, "dry_run", r->dry_run);
+	e4s_json_null(&js, "journal");
+	e4s_json_arr_begin(&js, "transactions");
+	e4s_json_arr_end(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
+}
+
 int e4s_journal_open_failed(const char *prog, ext2_filsys fs,
 			    errcode_t retval, const char *device)
 {

@@ -514,7 +514,7 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	retval = e4s_open_journal(prog, fs, NULL,
 				  r.output ? E4_JOURNAL_RW : 0, &j);
 	if (retval == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(fs)) {
-		printf("%s: no journal, nothing to replay\n", where);
+		e4s_replay_say_no_journal(&r, where);
 	} else if (retval) {
 		rc = e4s_journal_open_failed(prog, fs, retval, where);
 	} else {
