@@ -130,7 +130,7 @@ scan:
 	e4_plan_free(plan);
 	e4_jscan_free(scan);
 	if ((jflags & E4_JOURNAL_UNDO) && j->external &&
-	    e4debug_io_wrote(j->io))
+	    e4s_chan_wrote(j->io))
 		st->jundo_used = 1;
 	retval = e4_journal_close(j);
 	if (retval) {

@@ -20,6 +20,7 @@
 #include "json.h"
 #include "open.h"
 #include "options.h"
+#include "replay.h"
 
 extern ss_request_table e4debug_cmds;
 
@@ -122,16 +123,6 @@ static void free_names(struct e4debug *st)
 	st->undo_used = st->jundo_used = 0;
 }
 
-int e4debug_io_wrote(io_channel io)
-{
-	io_stats stats = NULL;
-
-	if (!io || !io->manager->get_stats ||
-	    io->manager->get_stats(io, &stats) || !stats)
-		return 1;
-	return stats->bytes_written > 0;
-}
-
 /* Close st->fs only: the names stay for a reopen.  Nonzero on error. */
 static int close_only(struct e4debug *st, const char *cmd)
 {
@@ -140,10 +131,12 @@ static int close_only(struct e4debug *st, const char *cmd)
 	st->rw = 0;
 	if (!st->fs)
 		return 0;
-	/* ext2fs_close() writes a dirty fs: through the undo file too. */
+	/* ext2fs_close() writes a dirty fs: through the undo file too.
+	 * libext2fs's undo_io leaves an undo file no write went to without
+	 * a valid header, so a reopen must not append to it. */
 	if (st->undo_file && (st->fs->flags & EXT2_FLAG_RW) &&
 	    ((st->fs->flags & EXT2_FLAG_DIRTY) ||
-	     e4debug_io_wrote(st->fs->io)))
+	     e4s_chan_wrote(st->fs->io)))
 		st->undo_used = 1;
 	retval = ext2fs_close_free(&st->fs);
 	if (retval) {

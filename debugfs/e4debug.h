@@ -57,11 +57,6 @@ int e4debug_parse(struct e4debug *st, int argc, char **argv,
 		  const int *accept, int min_ops, int max_ops,
 		  const char *usage, struct e4s_req *r);
 
-/* e4debug.c: nonzero if @io (maybe an undo channel) wrote anything, or
- * if it cannot tell.  libext2fs's undo_io leaves an undo file no write
- * went to without a valid header, so a reopen must not append to it. */
-int e4debug_io_wrote(io_channel io);
-
 /* e4debug.c: close the fs and open the same device again with E4S_OPEN_*
  * @flags (replay opens ignoring checksums, then as the user opened it);
  * an undo file of the open is appended to, not replaced.  On failure

@@ -754,6 +754,15 @@ int e4_jblock_tail_csum_ok(const struct e4_jcodec *c, const void *blk);
 void e4_jblock_set_tail_csum(const struct e4_jcodec *c, void *blk);
 
 /*
+ * e4_jcommit_decode() - the fields of commit block @blk that struct
+ * e4_jtrans keeps (h_commit_sec, h_commit_nsec, h_chksum_type,
+ * h_chksum_size, h_chksum[0]) into @t; nothing checked (the scan
+ * decides, journal.rst "Commit").  The one decoder of scan.c and
+ * oldlog.c.
+ */
+void e4_jcommit_decode(const void *blk, struct e4_jtrans *t);
+
+/*
  * e4_jcommit_csum_check() - the v2/v3 checksum of commit block @blk
  * (kernel jbd2_commit_block_csum_verify() and ..._partial(): crc32c(seed)
  * of the block with h_chksum[0] taken as zero, or of its 60-byte header

@@ -82,6 +82,14 @@ static inline int blk_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* qsort()/bsearch() order of ext2_ino_t values. */
+static inline int ino_cmp(const void *a, const void *b)
+{
+	ext2_ino_t x = *(const ext2_ino_t *)a, y = *(const ext2_ino_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* An inode to name and where its path goes (e4_resolve_paths()). */
 struct e4_path_req {
 	ext2_ino_t	ino;

@@ -151,6 +151,17 @@ void e4_jblock_set_tail_csum(const struct e4_jcodec *c, void *blk)
 			    csum_zeroed(c, blk, off, c->blocksize));
 }
 
+void e4_jcommit_decode(const void *blk, struct e4_jtrans *t)
+{
+	const uint8_t *b = blk;
+
+	t->commit_sec = e4_be64(b + JBD2_COMMIT_SEC);
+	t->commit_nsec = e4_be32(b + JBD2_COMMIT_NSEC);
+	t->commit_csum_type = b[JBD2_COMMIT_CHKSUM_TYPE];
+	t->commit_csum_size = b[JBD2_COMMIT_CHKSUM_SIZE];
+	t->commit_csum = e4_be32(b + JBD2_COMMIT_CHKSUM);
+}
+
 int e4_jcommit_csum_check(const struct e4_jcodec *c, const void *blk)
 {
 	static const uint8_t zeros[256];

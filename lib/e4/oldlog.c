@@ -266,11 +266,7 @@ static errcode_t walk(struct walker *w, const struct e4_jscan *s)
 		default:	/* JBD2_COMMIT_BLOCK */
 			cur->nblocks++;
 			cur->has_commit = 1;
-			cur->commit_sec = e4_be64(b + JBD2_COMMIT_SEC);
-			cur->commit_nsec = e4_be32(b + JBD2_COMMIT_NSEC);
-			cur->commit_csum_type = b[JBD2_COMMIT_CHKSUM_TYPE];
-			cur->commit_csum_size = b[JBD2_COMMIT_CHKSUM_SIZE];
-			cur->commit_csum = e4_be32(b + JBD2_COMMIT_CHKSUM);
+			e4_jcommit_decode(b, cur);
 			if (whole)
 				cur = NULL;	/* keep it */
 			else

@@ -2,9 +2,11 @@
  * order.c --- the alloc-on-commit ordering check (e4tools issue 4), its
  * driver: for each committed transaction Tk of a crash image's journal,
  * open S_(k-1) and S_k (plan.c's states through overlay_io.c), find the
- * inodes Tk touches and hand their mappings to the diff (order_map.c) and
- * the evidence (order_evid.c); the static layout (metadata ranges, inode
- * tables) and the states' bitmaps.
+ * inodes Tk touches and hand each to order_inode.c, the fast commits to
+ * order_fc.c, the outside-window scan to order_outside.c.  Layers, each
+ * using only those below it: order.c > order_fc.c > order_inode.c >
+ * order_outside.c > order_map.c > order_evid.c > order_state.c (with
+ * order_report.c's findings at the bottom).
  *
  * Semantics: ext4's data=ordered promise (fs/ext4/inode.c,
  * ext4_map_blocks + jbd2 ordered data; unwritten extents in
@@ -20,404 +22,6 @@
 
 #include "e4.h"
 #include "order_int.h"
-
-int ord_is_meta(struct ctx *c, blk64_t b)
-{
-	size_t lo = 0, hi = c->nmeta;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->meta[mid].start + c->meta[mid].len <= b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nmeta && c->meta[lo].start <= b;
-}
-
-static errcode_t add_range(struct ctx *c, size_t *alloc, blk64_t s,
-			   blk64_t len)
-{
-	errcode_t retval;
-
-	if (!len)
-		return 0;
-	retval = grow((void **)&c->meta, alloc, c->nmeta + 1,
-		      sizeof(*c->meta));
-	if (retval)
-		return retval;
-	c->meta[c->nmeta].start = s;
-	c->meta[c->nmeta++].len = len;
-	return 0;
-}
-
-static int range_cmp(const void *a, const void *b)
-{
-	const struct range *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* Superblocks, group descriptors (and reserved GDT blocks), bitmaps, inode
- * tables and the journal, as sorted disjoint ranges. */
-static errcode_t build_meta(struct ctx *c)
-{
-	ext2_filsys fs = c->fs0;
-	struct ext2_super_block *sb = fs->super;
-	size_t alloc = 0, i, m;
-	blk64_t old_desc_blocks;
-	errcode_t retval;
-	dgrp_t g;
-
-	if (ext2fs_has_feature_meta_bg(sb))
-		old_desc_blocks = sb->s_first_meta_bg;
-	else
-		old_desc_blocks = fs->desc_blocks + sb->s_reserved_gdt_blocks;
-	if (sb->s_first_data_block)
-		retval = add_range(c, &alloc, 0, sb->s_first_data_block);
-	for (g = 0; g < fs->group_desc_count; g++) {
-		blk64_t super = 0, old_desc = 0, new_desc = 0;
-		blk_t used = 0;
-
-		retval = ext2fs_super_and_bgd_loc2(fs, g, &super, &old_desc,
-						   &new_desc, &used);
-		if (retval)
-			return retval;
-		if (super || g == 0)
-			retval = add_range(c, &alloc, super, 1);
-		if (!retval && old_desc)
-			retval = add_range(c, &alloc, old_desc,
-					   old_desc_blocks);
-		if (!retval && new_desc)
-			retval = add_range(c, &alloc, new_desc, 1);
-		if (!retval)
-			retval = add_range(c, &alloc,
-					   ext2fs_block_bitmap_loc(fs, g), 1);
-		if (!retval)
-			retval = add_range(c, &alloc,
-					   ext2fs_inode_bitmap_loc(fs, g), 1);
-		if (!retval)
-			retval = add_range(c, &alloc,
-					   ext2fs_inode_table_loc(fs, g),
-					   fs->inode_blocks_per_group);
-		if (retval)
-			return retval;
-	}
-	if (!c->j->external)
-		for (i = 0; i < c->j->nruns; i++) {
-			retval = add_range(c, &alloc, c->j->runs[i].pblk,
-					   c->j->runs[i].len);
-			if (retval)
-				return retval;
-		}
-	xsort(c->meta, c->nmeta, sizeof(*c->meta), range_cmp);
-	for (i = 0, m = 0; i < c->nmeta; i++) {
-		if (m && c->meta[m - 1].start + c->meta[m - 1].len >=
-		    c->meta[i].start) {
-			blk64_t e = c->meta[i].start + c->meta[i].len;
-
-			if (e > c->meta[m - 1].start + c->meta[m - 1].len)
-				c->meta[m - 1].len = e - c->meta[m - 1].start;
-			continue;
-		}
-		c->meta[m++] = c->meta[i];
-	}
-	c->nmeta = m;
-	return 0;
-}
-
-/* Inode-table block @b -> first inode it holds, or 0. */
-static ext2_ino_t itable_first_ino(ext2_filsys fs, blk64_t b)
-{
-	unsigned int ipb = fs->blocksize / EXT2_INODE_SIZE(fs->super);
-	dgrp_t g;
-
-	for (g = 0; g < fs->group_desc_count; g++) {
-		blk64_t t = ext2fs_inode_table_loc(fs, g);
-
-		if (t && b >= t && b < t + fs->inode_blocks_per_group)
-			return g * fs->super->s_inodes_per_group +
-				(ext2_ino_t)(b - t) * ipb + 1;
-	}
-	return 0;
-}
-
-blk64_t ord_itable_block_of(ext2_filsys fs, ext2_ino_t ino)
-{
-	unsigned int ipb = fs->blocksize / EXT2_INODE_SIZE(fs->super);
-	dgrp_t g = (ino - 1) / fs->super->s_inodes_per_group;
-	ext2_ino_t idx = (ino - 1) % fs->super->s_inodes_per_group;
-
-	return ext2fs_inode_table_loc(fs, g) + idx / ipb;
-}
-
-/* Close the fs of @st; its map and overlay stay for the next state. */
-static void state_close(struct state *st)
-{
-	if (st->fs)
-		ext2fs_close_free(&st->fs);
-	ext2fs_free_mem(&st->bb.buf);
-	ext2fs_free_mem(&st->ib.buf);
-	st->bb.g = st->ib.g = -1;
-}
-
-static void state_free(struct state *st)
-{
-	state_close(st);
-	e4_overlay_free(st->ov);
-	e4_state_free(&st->map);
-	memset(st, 0, sizeof(*st));
-}
-
-/* Open S_k in @st: its map advanced (or set back) to k, an fs open on
- * the overlay that serves it over the image's own channel. */
-static errcode_t state_open(struct ctx *c, size_t k, struct state *st)
-{
-	errcode_t retval = 0;
-
-	state_close(st);
-	if (!st->ov) {
-		retval = e4_state_init(c->plan, &st->map);
-		if (!retval)
-			retval = e4_overlay_create(c->fs0->io, c->j->io, c->bs,
-						   c->nblocks, &st->map,
-						   &st->ov);
-		if (retval)
-			return retval;
-	}
-	st->k = k;
-	retval = e4_state_seek(&st->map, k);
-	if (!retval)
-		retval = e4_overlay_open_fs(st->ov, 0, &st->fs);
-	if (!retval && st->fs->blocksize != c->bs)
-		retval = EXT2_ET_CORRUPT_SUPERBLOCK;
-	if (!retval && st->fs->group_desc_count != c->fs0->group_desc_count)
-		retval = EXT2_ET_CORRUPT_SUPERBLOCK;
-	if (!retval)
-		retval = ext2fs_get_mem(c->bs, &st->bb.buf);
-	if (!retval)
-		retval = ext2fs_get_mem(c->bs, &st->ib.buf);
-	if (retval)
-		state_close(st);
-	st->bb.fs = st->ib.fs = st->fs;
-	return retval;
-}
-
-/* Bit @bit of group @g's bitmap (block bitmap if @blocks) in @st: 1 used,
- * 0 free, -1 unreadable. */
-static int bitmap_test(struct state *st, int blocks, dgrp_t g,
-		       unsigned long bit)
-{
-	struct bmcache *bc = blocks ? &st->bb : &st->ib;
-	ext2_filsys fs = st->fs;
-
-	if (bc->g != (long)g) {
-		blk64_t loc = blocks ? ext2fs_block_bitmap_loc(fs, g) :
-			ext2fs_inode_bitmap_loc(fs, g);
-
-		bc->uninit = ext2fs_has_group_desc_csum(fs) &&
-			ext2fs_bg_flags_test(fs, g, blocks ?
-					     EXT2_BG_BLOCK_UNINIT :
-					     EXT2_BG_INODE_UNINIT);
-		if (!bc->uninit &&
-		    (!loc || loc >= ext2fs_blocks_count(fs->super) ||
-		     io_channel_read_blk64(fs->io, loc, 1, bc->buf))) {
-			bc->g = -1;
-			return -1;
-		}
-		bc->g = g;
-	}
-	if (bc->uninit)
-		return 0;
-	if (bit >= (unsigned long)fs->blocksize * 8)
-		return -1;
-	return (bc->buf[bit >> 3] >> (bit & 7)) & 1;
-}
-
-int ord_block_used(struct state *st, blk64_t b)
-{
-	ext2_filsys fs = st->fs;
-	dgrp_t g = ext2fs_group_of_blk2(fs, b);
-
-	return bitmap_test(st, 1, g, b - ext2fs_group_first_block2(fs, g));
-}
-
-int ord_inode_used(struct state *st, ext2_ino_t ino)
-{
-	ext2_filsys fs = st->fs;
-	ext2_ino_t ipg = fs->super->s_inodes_per_group;
-
-	return bitmap_test(st, 0, (ino - 1) / ipg, (ino - 1) % ipg);
-}
-
-/* Inodes whose mappings the check looks at: user files and directories,
- * and the fs's own files whose blocks are not the journal. */
-int ord_ino_checked(ext2_filsys fs, ext2_ino_t ino)
-{
-	int kind = e4_inode_kind(fs, ino);
-
-	return kind == E4_INO_FILE || kind == E4_INO_ROOT ||
-		kind == E4_INO_QUOTA || kind == E4_INO_ORPHAN;
-}
-
-/* Inodes whose data the kernel journals (data=journal per inode, and the
- * fs's own files): their journaled blocks are no data-ordering finding. */
-static int ino_exempt(ext2_filsys fs, ext2_ino_t ino,
-		      const struct ext2_inode *inode)
-{
-	int kind = e4_inode_kind(fs, ino);
-
-	return (inode->i_flags & EXT3_JOURNAL_DATA_FL) ||
-		(kind != E4_INO_FILE && kind != E4_INO_ROOT);
-}
-
-/* Read inode @ino of @st into c->ibuf; 1 if it is live there. */
-static int read_live(struct ctx *c, struct state *st, ext2_ino_t ino)
-{
-	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
-	unsigned int t;
-
-	if (e4_read_inode(st->fs, ino, inode, EXT2_INODE_SIZE(st->fs->super)))
-		return -1;	/* unreadable: not "not live" */
-	if (!inode->i_links_count)
-		return 0;
-	switch (ord_inode_used(st, ino)) {
-	case 1:
-		break;
-	case 0:
-		return 0;
-	default:
-		return -1;	/* its inode bitmap is unreadable */
-	}
-	t = inode->i_mode & LINUX_S_IFMT;
-	return t == LINUX_S_IFREG || t == LINUX_S_IFDIR || t == LINUX_S_IFLNK;
-}
-
-static int ino_cmp(const void *a, const void *b)
-{
-	ext2_ino_t x = *(const ext2_ino_t *)a, y = *(const ext2_ino_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort c->touched and drop its duplicates. */
-void ord_sort_touched(struct ctx *c)
-{
-	size_t i, n;
-
-	xsort(c->touched, c->ntouched, sizeof(*c->touched), ino_cmp);
-	for (i = 0, n = 0; i < c->ntouched; i++)
-		if (!n || c->touched[n - 1] != c->touched[i])
-			c->touched[n++] = c->touched[i];
-	c->ntouched = n;
-}
-
-errcode_t ord_add_touched(struct ctx *c, ext2_ino_t ino)
-{
-	errcode_t retval;
-
-	retval = grow((void **)&c->touched, &c->atouched, c->ntouched + 1,
-		      sizeof(*c->touched));
-	if (!retval)
-		c->touched[c->ntouched++] = ino;
-	return retval;
-}
-
-/* Inode @ino live in S_(k-1) and S_k with another i_generation: a reuse
- * note (paths resolved with the tx's findings); @lost: S_(k-1)'s copy was
- * read through an unknown block (the old identity may be older). */
-static errcode_t note_reuse(struct ctx *c, struct e4_order_tx *tx,
-			    ext2_ino_t ino, uint32_t old_gen, uint32_t new_gen,
-			    int lost)
-{
-	struct e4_order_finding f;
-
-	memset(&f, 0, sizeof(f));
-	f.kind = E4_ORD_INODE_REUSED;
-	f.has_tid = 1;
-	f.tid = tx->tid;
-	f.ino = ino;
-	f.old_gen = old_gen;
-	f.new_gen = new_gen;
-	f.prior_lost = lost;
-	tx->reused++;
-	return ord_add_finding(c, &f);
-}
-
-/* Process one touched inode of Tk.  Identity is (ino, i_generation). */
-errcode_t ord_do_inode(struct ctx *c, struct state *prev,
-		       struct state *cur, struct e4_order_tx *tx,
-		       ext2_ino_t ino, struct imap *a, struct imap *p,
-		       blk64_t *cand, size_t ncand, int *explained)
-{
-	struct ext2_inode *inode = (struct ext2_inode *)c->ibuf;
-	int regular, exempt, metadata, live;
-	uint32_t gen;
-	size_t i;
-	errcode_t retval;
-
-	if (!ord_ino_checked(cur->fs, ino))
-		return 0;
-	live = read_live(c, cur, ino);
-	if (live < 0)
-		return ord_unchecked(c->rep, tx->tid, ino, 0, "inode %u "
-				     "unreadable in the state after tid %u "
-				     "(its inode table or bitmap block)",
-				     ino, tx->tid);
-	if (!live)
-		return 0;
-	regular = LINUX_S_ISREG(inode->i_mode);
-	metadata = LINUX_S_ISDIR(inode->i_mode) ||
-		LINUX_S_ISLNK(inode->i_mode);
-	gen = inode->i_generation;
-	exempt = ino_exempt(cur->fs, ino, inode);
-	retval = ord_get_map(c, cur, ino, inode, a);
-	if (retval == EXT2_ET_NO_MEMORY)
-		return retval;
-	if (retval && ord_map_unknown(c, cur, a))
-		return 0;	/* unknown content in S_k: nothing to diff */
-	if (retval)	/* unreadable in S_k: its diff cannot be checked */
-		return ord_unchecked(c->rep, tx->tid, ino, retval, "mapping "
-				     "of inode %u in the state after tid %u",
-				     ino, tx->tid);
-	tx->touched++;
-	for (i = 0; i < a->ntree; i++)
-		if (in_sorted(cand, ncand, a->tree[i]))
-			explained[(blk64_t *)bsearch(&a->tree[i], cand, ncand,
-						     sizeof(*cand), blk_cmp) -
-				  cand] = 1;
-	p->n = p->ntree = 0;
-	if (read_live(c, prev, ino) > 0) {
-		if (inode->i_generation != gen) {
-			/* another file: all its mappings are new in Tk */
-			retval = note_reuse(c, tx, ino, inode->i_generation,
-					    gen, ord_get_map(c, prev, ino,
-							     inode, p) ?
-					    1 : p->lost);
-			if (retval)
-				return retval;
-			p->n = p->ntree = 0;
-			p->lost = 0;
-		} else if (ord_get_map(c, prev, ino, inode, p)) {
-			p->n = 0;
-			p->lost = 1;
-		}
-	} else {
-		blk64_t itb = ord_itable_block_of(prev->fs, ino);
-		ext2_ino_t ipg = prev->fs->super->s_inodes_per_group;
-
-		/* free in S_(k-1), or its inode or bitmap block unknown */
-		p->lost = ord_is_unknown(c, prev, itb) ||
-			ord_is_unknown(c, prev,
-				       ext2fs_inode_bitmap_loc(prev->fs,
-							(ino - 1) / ipg));
-	}
-	retval = ord_add_pruns(c, ino, regular && !exempt, a);
-	if (retval)
-		return retval;
-	return ord_diff_inode(c, cur, tx, ino, metadata, a, p);
-}
 
 /* Live inodes of @st outside c->touched whose tree holds a block of
  * @left: the owners of journaled extent-tree / indirect blocks. */
@@ -525,7 +129,7 @@ static errcode_t check_tx(struct ctx *c, struct state *prev,
 			continue;
 		if (ord_is_ahead(c, b))	/* tags of one transaction are unique */
 			tx->ahead++;
-		first = itable_first_ino(cur->fs, b);
+		first = ord_itable_first_ino(cur->fs, b);
 		if (first) {
 			for (x = 0; x < ipb && !retval; x++)
 				if (first + x <= cur->fs->super->s_inodes_count)
@@ -768,7 +372,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		     "it writes", mr.tid, error_message(mr.err));
 	}
 	rep->upto = opts->has_upto && n < plan->ntx;
-	retval = build_meta(&c);
+	retval = ord_build_meta(&c);
 	if (!retval)
 		retval = ord_find_ahead(&c);
 	if (!retval)
@@ -782,7 +386,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			goto out;
 	}
 
-	retval = state_open(&c, 0, prev);
+	retval = ord_state_open(&c, 0, prev);
 	if (retval)
 		goto out;	/* the image itself is unreadable */
 	rep->stamped = opts->stamped >= 0 ? opts->stamped :
@@ -804,7 +408,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 		tx->jblocks = tr->ntags;
 		tx->revokes = tr->nrevokes;
 		c.tx_first_f = rep->nf;
-		err = state_open(&c, k, cur);
+		err = ord_state_open(&c, k, cur);
 		retval = states_io_error(slot);
 		if (retval)
 			goto out;	/* not the state's content: the disk */
@@ -828,7 +432,7 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 			retval = states_io_error(slot);
 		if (retval)
 			goto out;
-		state_close(prev);
+		ord_state_close(prev);
 		tmp = prev;
 		prev = cur;
 		cur = tmp;
@@ -874,8 +478,8 @@ errcode_t e4_order_check(ext2_filsys fs, const struct e4_plan *plan,
 	if (!retval)
 		retval = ord_sort_findings(&c);
 out:
-	state_free(&slot[0]);
-	state_free(&slot[1]);
+	ord_state_free(&slot[0]);
+	ord_state_free(&slot[1]);
 	ctx_free(&c);
 	if (retval && walking && retval != EXT2_ET_NO_MEMORY) {
 		/* Fail closed: the caller shows what was not checked. */

@@ -127,50 +127,52 @@ static inline int in_sorted(const blk64_t *a, size_t n, blk64_t v)
 	return n && bsearch(&v, a, n, sizeof(*a), blk_cmp) != NULL;
 }
 
-/* ---- order.c: the driver, layout, states ------------------------------ */
+/* Layers, bottom up; each file uses only those listed before it:
+ * order_report.c, order_state.c, order_evid.c, order_map.c,
+ * order_outside.c, order_inode.c, order_fc.c, then order.c (the
+ * driver, e4_order_check()). */
+
+/* ---- order_report.c: findings and the report ---------------------------- */
+
+void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Record what could not be read (tid, inode or 0, why); 0 or ENOMEM. */
+errcode_t ord_unchecked(struct e4_order_report *rep, uint32_t tid,
+			ext2_ino_t ino, errcode_t err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Add a finding to the report, extending a recent contiguous one. */
+errcode_t ord_add_finding(struct ctx *c,
+			  const struct e4_order_finding *given);
+/* Name the inodes of findings[from..) in @fs; @old: the old identities
+ * of reuse notes. */
+void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from, int old);
+/* The checked transaction @tid (the last one if none is). */
+struct e4_order_tx *ord_rep_tx(struct ctx *c, uint32_t tid);
+/* Sort the findings by the log order of their tid, stably. */
+errcode_t ord_sort_findings(struct ctx *c);
+
+/* ---- order_state.c: layout, states, bitmaps (the bottom layer) ------- */
 
 /* 1 if fs block @b is metadata: superblocks, group descriptors, bitmaps,
  * inode tables, the internal journal. */
 int ord_is_meta(struct ctx *c, blk64_t b);
+/* Build c's sorted metadata ranges (ord_is_meta()). */
+errcode_t ord_build_meta(struct ctx *c);
 /* The inode-table block holding inode @ino. */
 blk64_t ord_itable_block_of(ext2_filsys fs, ext2_ino_t ino);
+/* Inode-table block @b -> the first inode it holds, or 0. */
+ext2_ino_t ord_itable_first_ino(ext2_filsys fs, blk64_t b);
+/* Open S_@k (c->plan's state k: 0 the image, through the overlay) into
+ * @st; ord_state_close() closes its fs, ord_state_free() the rest. */
+errcode_t ord_state_open(struct ctx *c, size_t k, struct state *st);
+void ord_state_close(struct state *st);
+void ord_state_free(struct state *st);
 /* Bit of fs block @b (inode @ino) in the bitmaps of @st: 1 used, 0 free,
  * -1 unreadable. */
 int ord_block_used(struct state *st, blk64_t b);
 int ord_inode_used(struct state *st, ext2_ino_t ino);
 /* 1 if the check looks at inode @ino's mappings (e4_inode_kind()). */
 int ord_ino_checked(ext2_filsys fs, ext2_ino_t ino);
-/* Add @ino to c->touched; ord_sort_touched() sorts it, duplicates gone. */
-errcode_t ord_add_touched(struct ctx *c, ext2_ino_t ino);
-void ord_sort_touched(struct ctx *c);
-/* Diff touched inode @ino between @prev and @cur for @tx (its tree blocks
- * found in the sorted @cand[@ncand] marked in @explained; NULL, 0, NULL:
- * none). */
-errcode_t ord_do_inode(struct ctx *c, struct state *prev,
-		       struct state *cur, struct e4_order_tx *tx,
-		       ext2_ino_t ino, struct imap *a, struct imap *p,
-		       blk64_t *cand, size_t ncand, int *explained);
-
-/* ---- order_map.c: mappings and their diffs ------------------------------ */
-
-/* The mapping of inode @ino (read into @inode) in @st into @m. */
-errcode_t ord_get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
-		      struct ext2_inode *inode, struct imap *m);
-void ord_imap_free(struct imap *m);
-/* 1 if (@ino, @l, @p) was a mapping of an earlier checked state. */
-int ord_was_seen(struct ctx *c, ext2_ino_t ino, blk64_t l, blk64_t p);
-/* Add this transaction's new mappings to the seen set. */
-errcode_t ord_merge_pending(struct ctx *c);
-/* Diff the mappings @a (S_k) and @p (S_(k-1)) of @ino for Tk. */
-errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
-			 struct e4_order_tx *tx, ext2_ino_t ino, int metadata,
-			 const struct imap *a, const struct imap *p);
-/* Index the runs of @m (inode @ino) by pblk for the structural checks. */
-errcode_t ord_add_pruns(struct ctx *c, ext2_ino_t ino, int regular,
-			const struct imap *m);
-/* Structural checks over the touched inodes' mappings in S_k. */
-errcode_t ord_cross_checks(struct ctx *c, const struct e4_jtrans *tr,
-			   struct e4_order_tx *tx, size_t pend_from);
 
 /* ---- order_evid.c: evidence about data ---------------------------------- */
 
@@ -199,32 +201,50 @@ errcode_t ord_check_segment(struct ctx *c, struct state *st,
 			    const struct seg *s);
 /* 1 if free blocks of @st carry the stale-data stamp. */
 int ord_detect_stamp(struct ctx *c, struct state *st);
+
+/* ---- order_map.c: mappings and their diffs ------------------------------ */
+
+/* The mapping of inode @ino (read into @inode) in @st into @m. */
+errcode_t ord_get_map(struct ctx *c, struct state *st, ext2_ino_t ino,
+		      struct ext2_inode *inode, struct imap *m);
+void ord_imap_free(struct imap *m);
+/* 1 if (@ino, @l, @p) was a mapping of an earlier checked state. */
+int ord_was_seen(struct ctx *c, ext2_ino_t ino, blk64_t l, blk64_t p);
+/* Add this transaction's new mappings to the seen set. */
+errcode_t ord_merge_pending(struct ctx *c);
+/* Diff the mappings @a (S_k) and @p (S_(k-1)) of @ino for Tk. */
+errcode_t ord_diff_inode(struct ctx *c, struct state *cur,
+			 struct e4_order_tx *tx, ext2_ino_t ino, int metadata,
+			 const struct imap *a, const struct imap *p);
+/* Index the runs of @m (inode @ino) by pblk for the structural checks. */
+errcode_t ord_add_pruns(struct ctx *c, ext2_ino_t ino, int regular,
+			const struct imap *m);
+/* Structural checks over the touched inodes' mappings in S_k. */
+errcode_t ord_cross_checks(struct ctx *c, const struct e4_jtrans *tr,
+			   struct e4_order_tx *tx, size_t pend_from);
+
+/* ---- order_outside.c: the outside-window scan --------------------------- */
+
 /* The stamp check of S_n (@st) outside the journal window. */
 errcode_t ord_check_outside(struct ctx *c, struct state *st);
+
+/* ---- order_inode.c: one inode of one transaction ---------------------- */
+
+/* Add @ino to c->touched; ord_sort_touched() sorts it, duplicates gone. */
+errcode_t ord_add_touched(struct ctx *c, ext2_ino_t ino);
+void ord_sort_touched(struct ctx *c);
+/* Diff touched inode @ino between @prev and @cur for @tx (its tree blocks
+ * found in the sorted @cand[@ncand] marked in @explained; NULL, 0, NULL:
+ * none). */
+errcode_t ord_do_inode(struct ctx *c, struct state *prev,
+		       struct state *cur, struct e4_order_tx *tx,
+		       ext2_ino_t ino, struct imap *a, struct imap *p,
+		       blk64_t *cand, size_t ncand, int *explained);
 
 /* ---- order_fc.c: the fast commits as the step S_n -> S_fc ------------- */
 
 /* Check the fast commits of c->scan->fc after S_n (@prev) into the next
  * c->rep->tx entry (fast_commit set). */
 errcode_t ord_check_fc(struct ctx *c, struct state *prev);
-
-/* ---- order_report.c: findings and the report ---------------------------- */
-
-void ord_warn(struct e4_order_report *rep, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Record what could not be read (tid, inode or 0, why); 0 or ENOMEM. */
-errcode_t ord_unchecked(struct e4_order_report *rep, uint32_t tid,
-			ext2_ino_t ino, errcode_t err, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-/* Add a finding to the report, extending a recent contiguous one. */
-errcode_t ord_add_finding(struct ctx *c,
-			  const struct e4_order_finding *given);
-/* Name the inodes of findings[from..) in @fs; @old: the old identities
- * of reuse notes. */
-void ord_resolve_paths(struct ctx *c, ext2_filsys fs, size_t from, int old);
-/* The checked transaction @tid (the last one if none is). */
-struct e4_order_tx *ord_rep_tx(struct ctx *c, uint32_t tid);
-/* Sort the findings by the log order of their tid, stably. */
-errcode_t ord_sort_findings(struct ctx *c);
 
 #endif /* E4_ORDER_INT_H */

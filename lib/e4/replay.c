@@ -684,3 +684,57 @@ errcode_t e4_fs_reload(ext2_filsys fs)
 	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY | EXT2_FLAG_SUPER_ONLY;
 	return 0;
 }
+
+/*
+ * e4_journal_recover(): full commits, then the fast commits on the state
+ * they leave (fc_state.c), in one replay.
+ */
+static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,
+				 struct e4_replay_result *res);
+
+/* The caller's @ures checked, then filled from a result of this libe4's
+ * size (e4_replay_result_init()). */
+errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
+			     struct e4_replay_result *ures)
+{
+	struct e4_replay_result res;
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
+	e4_replay_result_init(&res, sizeof(res));
+	retval = journal_recover(j, scan, &res);
+	e4_struct_out(ures, &res, sizeof(res));
+	return retval;
+}
+
+static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,
+				 struct e4_replay_result *res)
+{
+	struct e4_fc_state *fcst = NULL;
+	struct e4_plan *p = NULL;
+	errcode_t retval;
+
+	if (scan->fc && scan->fc->fail && !scan->fail) {
+		e4_plan_result(scan, NULL, res);
+		return scan->fc->fail;
+	}
+	retval = e4_plan_build(j, scan, &p);
+	if (retval) {
+		e4_plan_result(scan, NULL, res);
+		return retval;
+	}
+	if (scan->fc && scan->fc->nreplay) {
+		retval = e4_fc_state_open_plan(j->fs, p, &fcst);
+		e4_fc_state_detach(fcst);
+	}
+	if (!retval)
+		retval = e4_plan_replay_fc(p, fcst, res);
+	else
+		e4_plan_result(scan, p, res);
+	e4_fc_state_close(fcst);
+	e4_plan_free(p);
+	return retval;
+}

@@ -324,7 +324,7 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 			if (retval)
 				return retval;
 			if (v1 && !end_set)
-				crc32_sum = ext2fs_crc32_be(crc32_sum, b, bs);
+				crc32_sum = e4_crc32_be(crc32_sum, b, bs);
 			/* b may move when the window is refilled. */
 			for (i = 0; i < n; i++) {
 				struct e4_jtag *g = &t->tags[t->ntags++];
@@ -354,7 +354,7 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 					continue;
 				}
 				if (v1 && !end_set)
-					crc32_sum = ext2fs_crc32_be(crc32_sum,
+					crc32_sum = e4_crc32_be(crc32_sum,
 								    d, bs);
 				if (sc->codec.v2v3)
 					g->csum_ok = e4_jtag_csum_ok(
@@ -378,12 +378,9 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 			t->last_jblk = pos;
 			t->nblocks++;
 			t->has_commit = 1;
-			commit_time = e4_be64(b + JBD2_COMMIT_SEC);
-			t->commit_sec = commit_time;
-			t->commit_nsec = e4_be32(b + JBD2_COMMIT_NSEC);
-			t->commit_csum_type = b[JBD2_COMMIT_CHKSUM_TYPE];
-			t->commit_csum_size = b[JBD2_COMMIT_CHKSUM_SIZE];
-			t->commit_csum = found = e4_be32(b + JBD2_COMMIT_CHKSUM);
+			e4_jcommit_decode(b, t);
+			commit_time = t->commit_sec;
+			found = t->commit_csum;
 			if (need_check) {
 				if (commit_time >= last_time) {
 					s->fail = E4_ERR_JOURNAL_CHECKSUM;

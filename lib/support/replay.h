@@ -136,10 +136,13 @@ int e4s_mmp_refuse(struct e4s_replay *run);
  * @device failed once it had written (tests/r_interrupt: a rerun ends as
  * an uninterrupted replay).  e4s_chan_written() - the bytes written so
  * far to @io (its io_stats, after a flush: closing writes them anyway);
- * 0 if the manager keeps no stats.
+ * 0 if the manager keeps no stats.  e4s_chan_wrote() - 1 if @io wrote,
+ * or cannot tell (no stats: assume it did, e.g. to keep an undo file),
+ * else 0; the one "did this channel write" of e4replay and e4debug.
  */
 void e4s_replay_say_interrupted(const char *prog, const char *device);
 uint64_t e4s_chan_written(io_channel io);
+int e4s_chan_wrote(io_channel io);
 
 /*
  * e4s_replay_scan() - e4_journal_scan() of @j as the request asks (up to

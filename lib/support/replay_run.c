@@ -912,21 +912,36 @@ void e4s_replay_say_interrupted(const char *prog, const char *device)
 		"(the replay is idempotent)\n", prog, device, device, device);
 }
 
-/* Bytes written so far to one channel (its io_stats); cached blocks are
- * flushed first, as closing it would write them anyway. */
-uint64_t e4s_chan_written(io_channel io)
+/* Bytes written so far to one channel into *@n (its io_stats; cached
+ * blocks flushed first, as closing it would write them anyway): 0, or -1
+ * when the channel cannot tell. */
+static int chan_written(io_channel io, uint64_t *n)
 {
 	io_stats st = NULL;
-	uint64_t n;
 
-	if (e4_fault_passed(io, &n))	/* E4_FAULT: writes let through */
-		return n;
-	if (!io || !io->manager->get_stats)
+	if (e4_fault_passed(io, n))	/* E4_FAULT: writes let through */
 		return 0;
+	if (!io || !io->manager->get_stats)
+		return -1;
 	(void)io_channel_flush(io);
 	if (io->manager->get_stats(io, &st) || !st)
-		return 0;
-	return st->bytes_written;
+		return -1;
+	*n = st->bytes_written;
+	return 0;
+}
+
+uint64_t e4s_chan_written(io_channel io)
+{
+	uint64_t n = 0;
+
+	return chan_written(io, &n) ? 0 : n;
+}
+
+int e4s_chan_wrote(io_channel io)
+{
+	uint64_t n = 0;
+
+	return chan_written(io, &n) ? 1 : n > 0;
 }
 
 /* What the replay has written to @fs and its external journal. */

@@ -31,7 +31,7 @@
 #include <blkid.h>
 #include <et/com_err.h>
 
-#include "open.h"
+#include "undo_guard.h"
 #include "stack.h"
 #include "target.h"
 
