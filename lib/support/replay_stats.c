@@ -712,7 +712,7 @@ static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
 	e4s_json_obj_end(js);
 }
 
-static void print_json(const struct e4_jscan *s,
+static void print_json(const char *source, const struct e4_jscan *s,
 		       const struct e4_jstats *live,
 		       const struct e4_jscan_old *old,
 		       const struct e4_jstats *ost, unsigned int bs,
@@ -723,6 +723,9 @@ static void print_json(const struct e4_jscan *s,
 	e4s_json_init(&js, stdout);
 	e4s_json_obj_begin(&js, NULL);
 	e4s_json_obj_begin(&js, "stats");
+	/* The journal read (the head's "image" is the input): IMAGE, or
+	 * "BASE at entry N of LOG". */
+	e4s_json_str(&js, "source", source);
 	e4s_json_str(&js, "log", logkind_key(kind));
 	e4s_json_u64(&js, "block_size", bs);
 	json_body(&js, live);
@@ -904,7 +907,7 @@ int e4s_stats_run_wlog(const char *prog, const struct e4s_req *r,
 		goto out;
 	}
 	if (r->json) {
-		print_json(s, live, old, ost, j->blocksize, wl, kind);
+		print_json(image, s, live, old, ost, j->blocksize, wl, kind);
 	} else {
 		print_text(image, s, live, old, ost, j->blocksize, kind);
 		if (wl)
