@@ -424,10 +424,16 @@ static errcode_t journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	return retval;
 }
 
-/* The caller's @ures checked, then filled from a result of this libe4's
- * size (e4_replay_result_init()). */
-errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
-			    struct e4_replay_result *ures)
+/*
+ * The public replays: the caller's @ures checked by its size, then
+ * filled up to it from a result of this libe4's size
+ * (e4_replay_result_init()).
+ */
+static errcode_t user_result(errcode_t (*fn)(e4_journal_t,
+					     struct e4_jscan *,
+					     struct e4_replay_result *),
+			     e4_journal_t j, struct e4_jscan *scan,
+			     struct e4_replay_result *ures)
 {
 	struct e4_replay_result res;
 	errcode_t retval;
@@ -437,9 +443,15 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	if (retval)
 		return retval;
 	e4_replay_result_init(&res, sizeof(res));
-	retval = journal_replay(j, scan, &res);
+	retval = fn(j, scan, &res);
 	e4_struct_out(ures, &res, sizeof(res));
 	return retval;
+}
+
+errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
+			    struct e4_replay_result *ures)
+{
+	return user_result(journal_replay, j, scan, ures);
 }
 
 errcode_t e4_plan_replay(const struct e4_plan *p,
@@ -692,22 +704,10 @@ errcode_t e4_fs_reload(ext2_filsys fs)
 static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,
 				 struct e4_replay_result *res);
 
-/* The caller's @ures checked, then filled from a result of this libe4's
- * size (e4_replay_result_init()). */
 errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
 			     struct e4_replay_result *ures)
 {
-	struct e4_replay_result res;
-	errcode_t retval;
-
-	e4_error_tables_init();
-	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
-	if (retval)
-		return retval;
-	e4_replay_result_init(&res, sizeof(res));
-	retval = journal_recover(j, scan, &res);
-	e4_struct_out(ures, &res, sizeof(res));
-	return retval;
+	return user_result(journal_recover, j, scan, ures);
 }
 
 static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,
