@@ -98,7 +98,7 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 	}
 	retval = e4s_open_journal(cmd, st->fs, st->journal_dev, jflags, &j);
 	if (retval == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(st->fs)) {
-		printf("%s: no journal, nothing to replay\n", st->device);
+		e4s_replay_say_no_journal(r, st->device);
 		rc = 0;
 		goto out;
 	}

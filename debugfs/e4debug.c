@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <ss/ss.h>
 
 #include "e4debug.h"
+#include "json.h"
 #include "open.h"
 #include "options.h"
 #include "replay.h"
@@ -73,6 +75,15 @@ int e4debug_parse(struct e4debug *st, int argc, char **argv,
 			  !strcmp(argv[1], "--help"))) {
 		printf("Usage: %s %s\n", argv[0], usage);
 		return -1;	/* asked for: not an error */
+	}
+	/* --json: this command prints one document, failures included,
+	 * its "exit" the command's own status (dispatch() ends it). */
+	if (e4s_json_argv_wants(argc, argv) && !e4s_json_run_active()) {
+		e4s_json_run_begin(~0u, 1);
+		e4s_json_run_mode(argv[0]);
+		e4s_json_run_image(st->device);
+		st->json_prev = st->exit_status;
+		st->exit_status = 0;
 	}
 	first = e4s_getopt(argv[0], argc, argv, accept, r);
 	if (first >= 0 && argc - first >= min_ops &&
@@ -391,6 +402,55 @@ static int run_file(int sci_idx, struct e4debug *st, const char *file)
 	return rc;
 }
 
+/*
+ * Every request goes through dispatch(), which runs the command of
+ * e4debug_cmds and then ends the JSON document a --json command began
+ * (e4debug_parse()): one document per command, its "exit" 0 or 1, the
+ * session's status keeping every failure.
+ */
+static void dispatch(int argc, const char *const *argv, int sci_idx,
+		     void *infop)
+{
+	struct e4debug *st = E4DEBUG(infop);
+	const ss_request_entry *e;
+	const char *const *n;
+
+	for (e = e4debug_cmds.requests; e->command_names; e++)
+		for (n = e->command_names; *n; n++)
+			if (!strcmp(*n, argv[0]))
+				goto found;
+	return;
+found:
+	e->function(argc, argv, sci_idx, infop);
+	if (e4s_json_run_active()) {
+		e4s_json_run_end(st->exit_status ? 1 : 0);
+		st->exit_status |= st->json_prev;
+	}
+}
+
+/* e4debug_cmds with every function dispatch(); NULL if out of memory.
+ * (libss's entries are const: they are built with memcpy().) */
+static ss_request_table *dispatch_table(void)
+{
+	static struct _ss_request_table table;
+	void (*fn)(int, const char *const *, int, void *) = dispatch;
+	struct _ss_request_entry *ents;
+	size_t n, i;
+
+	for (n = 0; e4debug_cmds.requests[n].command_names; n++)
+		;
+	ents = calloc(n + 1, sizeof(*ents));
+	if (!ents)
+		return NULL;
+	memcpy((void *)ents, e4debug_cmds.requests, (n + 1) * sizeof(*ents));
+	for (i = 0; i < n; i++)
+		memcpy((char *)&ents[i] + offsetof(struct _ss_request_entry,
+						   function), &fn, sizeof(fn));
+	table.version = e4debug_cmds.version;
+	table.requests = ents;
+	return &table;
+}
+
 static const char usage_text[] =
 	"Usage: %1$s [-w] [-c] [-j journal_dev] [-z undo_file]\n"
 	"\t[-R request] [-f cmd_file] [device]\n"
@@ -403,12 +463,33 @@ static void usage(void)
 	exit(1);
 }
 
+/* -R REQUEST --json: the request's document starts before the device
+ * is opened, so that an open that fails has it, saying why. */
+static void json_request_begin(const char *request, const char *device)
+{
+	char *line = strdup(request), *w[64], *save = NULL, *p;
+	int n = 0;
+
+	if (!line)
+		return;
+	for (p = strtok_r(line, " \t", &save); p && n < 64;
+	     p = strtok_r(NULL, " \t", &save))
+		w[n++] = p;
+	if (n && e4s_json_argv_wants(n, w)) {
+		e4s_json_run_begin(~0u, 1);
+		e4s_json_run_mode(w[0]);
+		e4s_json_run_image(device);
+	}
+	free(line);
+}
+
 int main(int argc, char **argv)
 {
 	struct e4debug st;
 	const char *request = NULL, *cmd_file = NULL, *jdev = NULL;
 	const char *undo = NULL;
 	int c, flags = 0, sci_idx, retval = 0;
+	ss_request_table *table;
 
 	memset(&st, 0, sizeof(st));
 	add_error_table(&et_e4_error_table);
@@ -448,6 +529,8 @@ int main(int argc, char **argv)
 			undo);
 		return 1;
 	}
+	if (request && optind == argc - 1)
+		json_request_begin(request, argv[optind]);
 	/* As debugfs: an image that fails to open is reported and the shell
 	 * (or a -f file, which may `open` another) runs anyway, without a
 	 * file system; the exit status keeps the failure.  A -R request
@@ -455,12 +538,20 @@ int main(int argc, char **argv)
 	if (optind == argc - 1 && e4debug_open_fs(&st, "e4debug",
 						  argv[optind], jdev, undo,
 						  flags)) {
-		if (request)
+		if (request) {
+			e4s_json_run_end(1);
 			return 1;
+		}
 		st.exit_status = 1;
 	}
 
-	sci_idx = ss_create_invocation("e4debug", "0.1", &st, &e4debug_cmds,
+	e4s_json_run_cancel();	/* the request's command begins its own */
+	table = dispatch_table();
+	if (!table) {
+		com_err("e4debug", ENOMEM, "while starting the shell");
+		return 1;
+	}
+	sci_idx = ss_create_invocation("e4debug", "0.1", &st, table,
 				       &retval);
 	if (retval) {
 		ss_perror(sci_idx, retval, "creating invocation");

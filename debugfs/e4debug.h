@@ -33,6 +33,8 @@ struct e4debug {
 	int		exit_slots;	/* do_replay.c: fill_exit_slot() */
 	int		open_flags;	/* E4S_OPEN_* of the open */
 	int		exit_status;	/* nonzero after a failed command */
+	int		json_prev;	/* exit_status before a --json command
+					 * (e4debug.c dispatch()) */
 };
 
 /* The state handed to every command through libss's info pointer. */

@@ -217,17 +217,12 @@ static int run(struct e4s_req *o, struct writes *w)
 	if (in.jerr == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(in.fs) &&
 	    !o->check_order) {
 		if (!o->output || !(rc = copy_outputs(o, w)))
-			printf("%s: no journal, nothing to replay\n",
-			       o->target);
-		goto out;
-	}
-	if (in.jerr && o->check_order) {
-		com_err(prog, in.jerr, "while opening the journal of %s",
-			o->device);
-		rc = E4R_EXIT_ERROR;
+			e4s_replay_say_no_journal(o, o->target);
 		goto out;
 	}
 	if (in.jerr) {
+		/* A journal superblock the kernel refuses: 44, nothing
+		 * replayed or checked (--check-order too). */
 		rc = e4s_journal_open_failed(prog, in.fs, in.jerr, o->device);
 		goto out;
 	}
@@ -451,6 +446,22 @@ static int start_progress(struct e4s_req *o)
 	return 0;
 }
 
+/* The "mode" of the run's JSON document (doc/e4tools.schema.json). */
+static const char *json_mode(const struct e4s_req *o)
+{
+	if (o->write_log)
+		return o->wlog_list ? "write-log-list" :
+			o->wlog_at ? "write-log-at" :
+			o->check_durability ? "write-log-check-durability" :
+			o->check_order ? "write-log-check-order" :
+			o->stats ? "write-log-stats" : "write-log";
+	if (o->stats || o->plot || o->stats_all)
+		return "stats";
+	if (o->check_order)
+		return "check-order";
+	return o->dry_run ? "dry-run" : "replay";
+}
+
 int main(int argc, char **argv)
 {
 	static const int accept[] = {
@@ -463,7 +474,8 @@ int main(int argc, char **argv)
 		E4S_O_STATS, E4S_O_PLOT, E4S_O_ALL,
 		E4S_O_WRITE_LOG, E4S_O_LIST, E4S_O_AT, E4S_O_MARKS,
 		E4S_O_REORDER, E4S_O_DROP, E4S_O_CHECK_DURABILITY,
-		E4S_O_DURABLE, E4S_O_START_MARK, E4S_O_START_ENTRY, 'C', 0
+		E4S_O_DURABLE, E4S_O_START_MARK, E4S_O_START_ENTRY, 'C',
+		E4S_O_DIGEST, 0
 	};
 	struct e4s_req o;
 	int first, rc;
@@ -475,6 +487,9 @@ int main(int argc, char **argv)
 	add_error_table(&et_ext2_error_table);
 	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text,
 			       E4R_EXIT_USAGE);
+	e4s_json_run_mode(json_mode(&o));
+	if (first < argc)
+		e4s_json_run_image(argv[first]);
 	if (first != argc - 1)
 		usage();
 	if (o.output && o.replay_in_place) {

@@ -29,8 +29,9 @@ static const char *prog = "e4stamp";
 static const char usage_text[] =
 	"Usage: %1$s [-f] [-o offset] [-l length] [-s size] "
 	"[-b bufsize] device\n"
-	"       %1$s -c [--json] [-o offset] [-l length] device\n"
-	"       %1$s -c [--json] -B blocksize device block[-block]...\n"
+	"       %1$s -c [--json [--digest]] [-o offset] [-l length] device\n"
+	"       %1$s -c [--json [--digest]] -B blocksize device "
+	"block[-block]...\n"
 	"       %1$s -V | --version | -h | --help\n"
 	"Sizes and offsets in bytes, suffixes K M G; multiples of "
 	"1024.\n";
@@ -214,6 +215,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
+		{ "digest", no_argument, NULL, 'D' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -224,12 +226,16 @@ int main(int argc, char **argv)
 	uint64_t uv, a, b;
 	char what[4];
 	int c, check = 0, json = 0, force = 0, fd, rc = 0, i, created;
+	int digest = 0;
 	uint64_t units = 0, stale = 0, blocks = 0, sblocks = 0, devsize;
 	const char *dev;
 	struct stat st;
 	off_t end;
 
 	add_error_table(&et_e4_error_table);
+	/* --json: one document, failures and usage errors included. */
+	if (e4s_json_argv_wants(argc, argv))
+		e4s_json_run_begin(8 | 16, 0);
 	argv[0] = (char *)prog;	/* getopt's messages name the tool */
 	while ((c = getopt_long(argc, argv, "cfB:o:l:s:b:hV", longopts,
 				NULL)) != -1) {
@@ -237,11 +243,14 @@ int main(int argc, char **argv)
 
 		switch (c) {
 		case 'h':
+			e4s_json_run_cancel();
 			e4s_usage(stdout, prog, usage_text);
 			return 0;
 		case 'V':
+			e4s_json_run_cancel();
 			e4s_print_version(prog);
 			return 0;
+		case 'D': digest = 1; e4s_json_run_want_digest(); break;
 		case 'c': check = 1; break;
 		case 'f': force = 1; break;
 		case 'J': json = 1; break;
@@ -271,8 +280,15 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
+	e4s_json_run_mode(check ? "count" : "stamp");
+	if (optind < argc)
+		e4s_json_run_image(argv[optind]);
 	if (optind >= argc)
 		usage();
+	if (digest && !json) {
+		fprintf(stderr, "%s: --digest goes with --json\n", prog);
+		return 16;
+	}
 	if (!check && (argc - optind != 1 || bs || json)) {
 		fprintf(stderr, "%s: %s goes with -c\n", prog,
 			bs ? "-B" : json ? "--json" : "a block list");
@@ -476,7 +492,6 @@ int main(int argc, char **argv)
 
 		e4s_json_init(&js, stdout);
 		e4s_json_obj_begin(&js, NULL);
-		e4s_json_str(&js, "device", dev);
 		e4s_json_u64(&js, "units", units);
 		e4s_json_u64(&js, "stale_units", stale);
 		if (bs) {

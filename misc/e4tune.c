@@ -15,6 +15,7 @@
 #include <et/com_err.h>
 
 #include "e4.h"
+#include "json.h"
 #include "open.h"
 #include "options.h"
 #include "target.h"
@@ -49,7 +50,8 @@ int main(int argc, char **argv)
 		'l', 'v', 'n', 'f', 'O', 'E', 'j', 'z', E4S_O_HELP, E4S_O_VERSION,
 		E4S_O_JSON,
 		E4S_O_LIST_UNWRITTEN, E4S_O_MARK_UNWRITTEN, E4S_O_MARK_WRITTEN,
-		E4S_O_KEEP_CONTENTS, E4S_O_SKIP_HOLES, E4S_O_REPLAYED, 0
+		E4S_O_KEEP_CONTENTS, E4S_O_SKIP_HOLES, E4S_O_REPLAYED,
+		E4S_O_DIGEST, 0
 	};
 	e4s_tune_lister listers[3];
 	struct e4s_req o;
@@ -64,6 +66,9 @@ int main(int argc, char **argv)
 	add_error_table(&et_ext2_error_table);
 
 	first = e4s_std_getopt(prog, argc, argv, accept, &o, usage_text, 1);
+	e4s_json_run_mode(o.list_unwritten ? "list-unwritten" : "list");
+	if (first < argc)
+		e4s_json_run_image(argv[first]);
 	/* --list-unwritten takes FILE|<ino> operands after the device. */
 	if (first >= argc || (first != argc - 1 && !o.list_unwritten))
 		usage();
@@ -74,6 +79,8 @@ int main(int argc, char **argv)
 	iw = e4s_tune_itable_wants_write(&o);
 	uw = e4s_tune_unwritten_wants_write(&o);
 	want_write = jw || iw || uw;
+	if (want_write)
+		e4s_json_run_mode("edit");
 	if (!iw && (o.itable_groups || o.itable_garbage)) {
 		fprintf(stderr, "%s: groups= and garbage go with "
 			"lazy_itable_init=1\n", prog);

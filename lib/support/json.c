@@ -6,8 +6,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <et/com_err.h>
+#include <ext2fs/ext2fs.h>
 
 #include "e4.h"
 #include "json.h"
@@ -20,6 +28,28 @@
 static int json_lines;
 static FILE *held_f, *hold_f;
 static const char *held_key, *hold_key;
+
+/*
+ * The run's one document (e4s_json_run_begin()): what its head says, the
+ * copy of stderr and the first error for its tail.  Program state, as
+ * the rest of this file's: lib/support serves one program at a time.
+ */
+static struct {
+	int		active;		/* this run prints one document */
+	int		open;		/* its head is written, no tail yet */
+	int		percmd;		/* e4debug: ended by the shell */
+	unsigned int	fail_mask;	/* exit bits that are a failure */
+	char		*mode;
+	char		*image;
+	int		digest, digested;
+	uint64_t	size;
+	char		sha512[2 * EXT2FS_SHA512_LENGTH + 1];
+	char		*err_msg;	/* the first com_err() message */
+	long		err_code;
+	char		*errbuf;	/* all of stderr since the begin */
+	size_t		errlen, errcap;
+	FILE		*tee;
+} run;
 
 void e4s_json_set_lines(int lines)
 {
@@ -198,8 +228,22 @@ static void json_close(struct e4s_json *js, char c)
 	fputc(c, js->f);
 }
 
+static void run_head(struct e4s_json *js);
+
 void e4s_json_obj_begin(struct e4s_json *js, const char *key)
 {
+	if (!js->depth && !key && js->f == stdout && run.active &&
+	    run.open) {
+		/* Another document of the run nests in its one document,
+		 * under the held key (e4s_json_hold()), else "more". */
+		js->nested = 1;
+		js->depth = 1;
+		js->need_comma[1] = 1;
+		json_open(js, hold_f == stdout && hold_key ? hold_key :
+			  "more", '{');
+		hold_f = NULL;
+		return;
+	}
 	if (!js->depth && !key && held_f == js->f) {
 		/* The document nests in the held one, under held_key. */
 		held_f = NULL;
@@ -211,7 +255,14 @@ void e4s_json_obj_begin(struct e4s_json *js, const char *key)
 	}
 	json_open(js, key, '{');
 	if (js->depth == 1 && !key) {
-		/* Every document says which program and build wrote it. */
+		if (js->f == stdout && run.active) {
+			run_head(js);
+			run.open = 1;
+			return;
+		}
+		/* Every document says which schema, program and build
+		 * wrote it. */
+		e4s_json_u64(js, "schema_version", E4S_JSON_SCHEMA_VERSION);
 		e4s_json_str(js, "tool", program_invocation_short_name);
 		e4s_json_str(js, "version", e4_version());
 	}
@@ -219,6 +270,17 @@ void e4s_json_obj_begin(struct e4s_json *js, const char *key)
 
 void e4s_json_obj_end(struct e4s_json *js)
 {
+	if (js->f == stdout && run.active && run.open &&
+	    js->depth == 1 + js->nested) {
+		/* The run's document: its tail (exit, error, stderr) is
+		 * written when the run ends (e4s_json_run_end()). */
+		if (js->nested)
+			json_close(js, '}');
+		js->nested = 0;
+		js->depth = 0;
+		js->held = 1;
+		return;
+	}
 	if (js->depth == 1 && !js->nested && hold_f == js->f) {
 		/* Held open for the next document (e4s_json_hold()). */
 		held_f = hold_f;
@@ -325,4 +387,309 @@ void e4s_json_finish(struct e4s_json *js)
 	if (js->held)
 		return;
 	fputc('\n', js->f);
+}
+
+/* ---- the run's one document ------------------------------------------- */
+
+static void buf_add(const char *p, size_t n)
+{
+	char *nb;
+
+	if (run.errlen + n + 1 > run.errcap) {
+		size_t cap = 2 * (run.errlen + n + 1);
+
+		nb = realloc(run.errbuf, cap);
+		if (!nb)
+			return;		/* the copy is lost, not the line */
+		run.errbuf = nb;
+		run.errcap = cap;
+	}
+	memcpy(run.errbuf + run.errlen, p, n);
+	run.errlen += n;
+	run.errbuf[run.errlen] = 0;
+}
+
+/* stderr's writes: to fd 2 as before, and copied for the document. */
+static ssize_t tee_write(void *cookie, const char *p, size_t n)
+{
+	size_t done = 0;
+	ssize_t w;
+
+	(void)cookie;
+	if (run.active)		/* between e4debug's documents: no copy */
+		buf_add(p, n);
+	while (done < n) {
+		w = write(2, p + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += w;
+	}
+	return n;
+}
+
+/* com_err()'s lines as its default one prints them (whoami: message
+ * text), the first one kept as the run's error with its code. */
+static void run_com_err(const char *whoami, long code, const char *fmt,
+			va_list args)
+{
+	char text[2048];
+	const char *msg = code ? error_message(code) : "";
+	int n;
+
+	n = snprintf(text, sizeof(text), "%s%s", msg, code && fmt ? " " : "");
+	if (fmt && n >= 0 && (size_t)n < sizeof(text))
+		vsnprintf(text + n, sizeof(text) - n, fmt, args);
+	if (!run.err_msg) {
+		run.err_msg = strdup(text);
+		run.err_code = code;
+	}
+	if (whoami)
+		fprintf(stderr, "%s: ", whoami);
+	fprintf(stderr, "%s\n", text);
+	fflush(stderr);
+}
+
+static void run_on_exit(int status, void *arg)
+{
+	(void)arg;
+	if (run.active && !run.percmd)
+		e4s_json_run_end(status);
+}
+
+int e4s_json_argv_wants(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--json") ||
+		    !strncmp(argv[i], "--json=", 7))
+			return 1;
+	}
+	return 0;
+}
+
+void e4s_json_run_begin(unsigned int fail_mask, int percmd)
+{
+	static cookie_io_functions_t tee_io = { .write = tee_write };
+	static int once;
+
+	if (run.active)
+		return;
+	run.active = 1;
+	run.open = 0;
+	run.percmd = percmd;
+	run.fail_mask = fail_mask;
+	free(run.mode);
+	run.mode = NULL;
+	free(run.image);
+	run.image = NULL;
+	run.digest = run.digested = 0;
+	free(run.err_msg);
+	run.err_msg = NULL;
+	run.err_code = 0;
+	run.errlen = 0;
+	if (run.errbuf)
+		run.errbuf[0] = 0;
+	if (!run.tee) {
+		run.tee = fopencookie(NULL, "w", tee_io);
+		if (run.tee) {
+			setvbuf(run.tee, NULL, _IONBF, 0);
+			fflush(stderr);
+			stderr = run.tee;	/* glibc: a plain variable */
+		}
+	}
+	set_com_err_hook(run_com_err);
+	if (!once && !percmd)
+		on_exit(run_on_exit, NULL);
+	once = 1;
+}
+
+void e4s_json_run_cancel(void)
+{
+	run.active = 0;
+	reset_com_err_hook();
+}
+
+int e4s_json_run_active(void)
+{
+	return run.active;
+}
+
+void e4s_json_run_mode(const char *mode)
+{
+	free(run.mode);
+	run.mode = mode ? strdup(mode) : NULL;
+}
+
+void e4s_json_run_want_digest(void)
+{
+	run.digest = 1;
+}
+
+/* @path's size and SHA-512 (libext2fs's ext2fs_sha512(), one call over
+ * the whole file mapped read-only), or 0 and a line on stderr. */
+static int digest_file(const char *path)
+{
+	unsigned char md[EXT2FS_SHA512_LENGTH];
+	unsigned long long sz;
+	struct stat st;
+	void *m = NULL;
+	int fd, i;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		goto fail;
+	if (S_ISREG(st.st_mode)) {
+		sz = st.st_size;
+	} else if (S_ISBLK(st.st_mode)) {
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		if (end < 0)
+			goto fail;
+		sz = end;
+	} else {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (sz) {
+		m = mmap(NULL, sz, PROT_READ, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED)
+			goto fail;
+		madvise(m, sz, MADV_SEQUENTIAL);
+	}
+	ext2fs_sha512(m ? m : (const void *)"", sz, md);
+	if (m)
+		munmap(m, sz);
+	close(fd);
+	for (i = 0; i < EXT2FS_SHA512_LENGTH; i++)
+		snprintf(run.sha512 + 2 * i, 3, "%02x", md[i]);
+	run.size = sz;
+	return 1;
+fail:
+	fprintf(stderr, "%s: %s: no digest: %s\n",
+		program_invocation_short_name, path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+void e4s_json_run_image(const char *image)
+{
+	free(run.image);
+	run.image = image ? strdup(image) : NULL;
+	run.digested = 0;
+	if (run.digest && run.image)
+		run.digested = digest_file(run.image);
+}
+
+static void run_head(struct e4s_json *js)
+{
+	e4s_json_u64(js, "schema_version", E4S_JSON_SCHEMA_VERSION);
+	e4s_json_str(js, "tool", program_invocation_short_name);
+	e4s_json_str(js, "version", e4_version());
+	if (run.mode)
+		e4s_json_str(js, "mode", run.mode);
+	else
+		e4s_json_null(js, "mode");
+	if (run.image)
+		e4s_json_str(js, "image", run.image);
+	else
+		e4s_json_null(js, "image");
+	if (!run.digest)
+		return;
+	if (run.digested) {
+		e4s_json_u64(js, "image_size", run.size);
+		e4s_json_str(js, "image_sha512", run.sha512);
+	} else {
+		e4s_json_null(js, "image_size");
+		e4s_json_null(js, "image_sha512");
+	}
+}
+
+/* The line of stderr that says why the run failed: the first that is
+ * not a warning nor usage text. */
+static const char *failure_line(char *buf, size_t len)
+{
+	const char *p = run.errbuf, *nl;
+	size_t n;
+
+	for (; p && *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (!n || *p == ' ' || *p == '\t' || !strncmp(p, "Usage:", 6) ||
+		    !strncmp(p, "Try ", 4) || memmem(p, n, "warning", 7))
+			continue;
+		if (n >= len)
+			n = len - 1;
+		memcpy(buf, p, n);
+		buf[n] = 0;
+		/* "prog: " is stderr's, not the message's */
+		n = strlen(program_invocation_short_name);
+		if (!strncmp(buf, program_invocation_short_name, n) &&
+		    !strncmp(buf + n, ": ", 2))
+			memmove(buf, buf + n + 2, strlen(buf + n + 2) + 1);
+		return buf;
+	}
+	return NULL;
+}
+
+void e4s_json_run_end(int status)
+{
+	struct e4s_json js;
+	char line[2048];
+	const char *msg, *p, *nl;
+
+	if (!run.active)
+		return;
+	run.active = 0;
+	reset_com_err_hook();
+	fflush(stdout);
+	e4s_json_init(&js, stdout);
+	if (run.open) {
+		js.depth = 1;
+		js.need_comma[1] = 1;
+	} else {
+		json_open(&js, NULL, '{');
+		run_head(&js);
+	}
+	run.open = 0;
+	e4s_json_i64(&js, "exit", status);
+	if (status & run.fail_mask) {
+		msg = run.err_msg;
+		if (!msg)
+			msg = failure_line(line, sizeof(line));
+		if (!msg) {
+			snprintf(line, sizeof(line), run.errbuf &&
+				 strstr(run.errbuf, "Usage:") ?
+				 "usage error (exit status %d): the usage is "
+				 "in \"stderr\"" : "failed, exit status %d",
+				 status);
+			msg = line;
+		}
+		e4s_json_obj_begin(&js, "error");
+		e4s_json_str(&js, "message", msg);
+		e4s_json_i64(&js, "code", run.err_msg ? run.err_code : 0);
+		e4s_json_obj_end(&js);
+	}
+	e4s_json_arr_begin(&js, "stderr");
+	for (p = run.errbuf; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			e4s_json_str(&js, NULL, p);
+			break;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
+		e4s_json_str(&js, NULL, line);
+	}
+	e4s_json_arr_end(&js);
+	json_close(&js, '}');
+	fputc('\n', stdout);
+	fflush(stdout);
+	run.errlen = 0;
+	if (run.errbuf)
+		run.errbuf[0] = 0;
 }

@@ -2,8 +2,15 @@
  * json.h --- the JSON writer of every --json report of the e4tools
  * programs and e4debug commands (lib/support/json.c): one document on a
  * FILE, two-space indented (--json=lines: compact, one line), keys in the
- * order written.  Every top-level object starts with "tool" (the program's
- * name) and "version" (e4_version()).
+ * order written.  Every top-level object starts with "schema_version"
+ * (E4S_JSON_SCHEMA_VERSION, doc/e4tools.schema.json's), "tool" (the
+ * program's name) and "version" (e4_version()).
+ *
+ * A run with --json prints exactly one document on stdout, failures
+ * included (e4s_json_run_begin()): its head adds "mode", "image" (and
+ * with --digest "image_size", "image_sha512"), its tail "exit" (the
+ * process's exit status), "error" {"message", "code"} when the run
+ * failed, and "stderr", every line the run wrote there.
  *
  * Strings (file names, paths, messages) are UTF-8: a string that is valid
  * UTF-8 (RFC 3629) is written as it is, with controls escaped (\n, \t,
@@ -29,6 +36,9 @@ struct e4s_json {
 	int	held;		/* this document was held open */
 	int	need_comma[64];
 };
+
+/* The version of doc/e4tools.schema.json that the documents follow. */
+#define E4S_JSON_SCHEMA_VERSION	1
 
 /* e4s_json_set_lines() - 1: every document on one line (--json=lines),
  * 0: indented (--json); for the whole program. */
@@ -58,6 +68,35 @@ int e4s_json_utf8_valid(const char *s);
  */
 #define E4S_TEXT_ESC_MAX(n)	(4 * (n) + 1)	/* room for any @s of n bytes */
 const char *e4s_text_escape(const char *s, char *buf, size_t len);
+
+/*
+ * The run's one document.  e4s_json_argv_wants() - 1 if @argv holds
+ * --json or --json=... before any "--" (looked for before parsing, so
+ * that a usage error gets its document too).  e4s_json_run_begin() -
+ * from now on stdout gets exactly one document: the first top-level
+ * document written there is held open (later ones nest in it under the
+ * key given to e4s_json_hold(), else "more"), and e4s_json_run_end(STATUS)
+ * writes its tail ("exit": STATUS; "error" if STATUS & @fail_mask, its
+ * message the first com_err() line or else the first stderr line that is
+ * not a warning or usage text, its code com_err()'s; "stderr": the lines
+ * the run wrote there, which still reach fd 2 as they are written) or,
+ * when nothing was written, a whole document of head and tail.  Without
+ * @percmd the run ends at exit() (on_exit(): every exit path prints its
+ * document); with it (e4debug, one document per command) the caller
+ * calls e4s_json_run_end().  e4s_json_run_cancel() (-h, -V): no
+ * document.  e4s_json_run_mode() names the mode (copied),
+ * e4s_json_run_want_digest() asks for the size and SHA-512 of
+ * the image that e4s_json_run_image() then names (computed there, before
+ * the run reads or writes it).
+ */
+int e4s_json_argv_wants(int argc, char **argv);
+void e4s_json_run_begin(unsigned int fail_mask, int percmd);
+void e4s_json_run_cancel(void);
+int e4s_json_run_active(void);
+void e4s_json_run_mode(const char *mode);
+void e4s_json_run_want_digest(void);
+void e4s_json_run_image(const char *image);
+void e4s_json_run_end(int status);
 
 /* Start a document on @f (nesting up to 63 levels). */
 void e4s_json_init(struct e4s_json *js, FILE *f);

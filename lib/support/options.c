@@ -76,6 +76,7 @@ static const struct optdef optdefs[] = {
 	{ E4S_O_START_ENTRY, 0, "start-entry", required_argument },
 	{ E4S_O_LD_FILE, 'f', NULL, required_argument },
 	{ E4S_O_LD_OLD, 'O', NULL, no_argument },
+	{ E4S_O_DIGEST, 0, "digest", no_argument },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -196,6 +197,10 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 		}
 		r->json = optarg ? 2 : 1;
 		e4s_json_set_lines(r->json == 2);
+		break;
+	case E4S_O_DIGEST:
+		r->digest = 1;
+		e4s_json_run_want_digest();
 		break;
 	case E4S_O_UPTO:
 		if (e4s_parse_tid(prog, "--upto", optarg, &r->upto))
@@ -355,8 +360,13 @@ int e4s_std_getopt(const char *prog, int argc, char **argv,
 		   const int *accept, struct e4s_req *r, const char *usage,
 		   int usage_status)
 {
-	int first = e4s_getopt(prog, argc, argv, accept, r);
+	int first;
 
+	if (e4s_json_argv_wants(argc, argv))
+		e4s_json_run_begin(usage_status == 16 ? 8 | 16 : ~0u, 0);
+	first = e4s_getopt(prog, argc, argv, accept, r);
+	if (first == E4S_GETOPT_HELP || first == E4S_GETOPT_VERSION)
+		e4s_json_run_cancel();
 	switch (first) {
 	case E4S_GETOPT_HELP:
 		e4s_usage(stdout, prog, usage);
@@ -368,6 +378,10 @@ int e4s_std_getopt(const char *prog, int argc, char **argv,
 		e4s_usage(stderr, prog, usage);
 		exit(usage_status);
 	case E4S_GETOPT_BAD:
+		exit(usage_status);
+	}
+	if (r->digest && !r->json) {
+		fprintf(stderr, "%s: --digest goes with --json\n", prog);
 		exit(usage_status);
 	}
 	return first;

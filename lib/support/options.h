@@ -38,6 +38,7 @@ struct e4s_req {
 	const char	*undo_file;	/* -z UNDO_FILE */
 	int		verbose;	/* -v */
 	int		json;		/* --json 1, --json=lines 2 */
+	int		digest;		/* --digest */
 	int		dry_run;	/* -n */
 	int		force;		/* -f given this many times */
 
@@ -152,6 +153,7 @@ enum e4s_optid {
 	E4S_O_START_ENTRY,	/* --start-entry N */
 	E4S_O_LD_FILE,		/* logdump -f JOURNAL_FILE (debugfs's) */
 	E4S_O_LD_OLD,		/* logdump -O (debugfs's) */
+	E4S_O_DIGEST,		/* --digest: image size and SHA-512 */
 };
 /* Letters: -v -n -f -l -O SPEC -E OPTS -j DEV -z UNDO -o OUTPUT; and
  * e4debug logdump's (debugfs's): -a (every tag), -b BLOCK, -i INODE, -S,
@@ -192,8 +194,12 @@ void e4s_print_version(const char *prog);
  * prints @usage (a printf format taking @prog as every %1$s) on stdout and
  * exits 0, -V prints the version and exits 0, an unknown option prints
  * @usage on stderr and exits @usage_status, a bad value exits
- * @usage_status.  @r as e4s_getopt()'s (e4s_req_init() first).  Returns
- * the index of the first operand.
+ * @usage_status.  @r as e4s_getopt()'s (e4s_req_init() first).  With
+ * --json anywhere in @argv the run's one document starts before parsing
+ * (e4s_json_run_begin(): a usage error prints it too; -h and -V cancel
+ * it), failing on the exit bits 8 and 16 when @usage_status is 16
+ * (e4replay), on any nonzero status else (e4tune); --digest needs
+ * --json.  Returns the index of the first operand.
  */
 int e4s_std_getopt(const char *prog, int argc, char **argv,
 		   const int *accept, struct e4s_req *r, const char *usage,

@@ -96,6 +96,14 @@ struct e4s_replay {
  * (44); any other error as an open error, E4R_EXIT_ERROR (8).  Every
  * entry point (e4replay, --write-log --at, e4debug) reports it here.
  */
+/*
+ * e4s_replay_say_no_journal() - a fs without a journal whose
+ * needs_recovery is clear: nothing to replay, said for @where (text), or
+ * with r->json a replay document with "journal": null and no
+ * transactions.
+ */
+void e4s_replay_say_no_journal(const struct e4s_req *r, const char *where);
+
 int e4s_journal_open_failed(const char *prog, ext2_filsys fs,
 			    errcode_t retval, const char *device);
 
@@ -250,7 +258,7 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 /* The check's report as text or JSON on stdout. */
 void e4s_order_print_text(const char *image, const struct e4_jscan *scan,
 			  const struct e4_order_report *rep);
-void e4s_order_print_json(const char *image, const struct e4_jscan *scan,
+void e4s_order_print_json(const struct e4_jscan *scan,
 			  const struct e4_order_report *rep);
 
 #endif

@@ -309,16 +309,14 @@ static const char *dmsrc_key(int src)
 	return "?";
 }
 
-void e4s_order_print_json(const char *image,
-			       const struct e4_jscan *scan,
+void e4s_order_print_json(const struct e4_jscan *scan,
 			       const struct e4_order_report *rep)
 {
 	struct e4s_json js;
 	size_t i;
 
 	e4s_json_init(&js, stdout);
-	e4s_json_obj_begin(&js, NULL);
-	e4s_json_str(&js, "image", image);
+	e4s_json_obj_begin(&js, NULL);	/* "image" is the head's */
 	e4s_json_u64(&js, "committed", scan->ncommitted);
 	e4s_json_str(&js, "data_mode", e4_data_mode_name(rep->data_mode));
 	e4s_json_str(&js, "data_mode_source", dmsrc_key(rep->data_mode_src));
@@ -481,7 +479,6 @@ static int discarded_log(const char *prog, const struct e4s_req *r,
 
 		e4s_json_init(&js, stdout);
 		e4s_json_obj_begin(&js, NULL);
-		e4s_json_str(&js, "image", image);
 		e4s_json_bool(&js, "kernel_discards_log", 1);
 		e4s_json_bool(&js, "kernel_refuses", refused != 0);
 		e4s_json_u64(&js, "log_transactions", scan->ncommitted);
@@ -523,14 +520,11 @@ static int refused_format(const char *prog, const struct e4s_req *r,
 
 		e4s_json_init(&js, stdout);
 		e4s_json_obj_begin(&js, NULL);
-		e4s_json_str(&js, "image", image);
 		e4s_json_str(&js, "refused", "bigalloc");
-		e4s_json_str(&js, "error", error_message(err));
 		e4s_json_str(&js, "reason", why);
 		e4s_json_u64(&js, "cluster_blocks", ratio);
 		e4s_json_u64(&js, "checked", 0);
 		e4s_json_bool(&js, "complete", 0);
-		e4s_json_i64(&js, "exit", E4R_EXIT_ERROR);
 		e4s_json_obj_end(&js);
 		e4s_json_finish(&js);
 	}
@@ -614,7 +608,7 @@ int e4s_order_run(const char *prog, const struct e4s_req *r, ext2_filsys fs,
 	if (count_bad_tags(scan, rep->ntx))
 		rc |= 4;
 	if (r->json)
-		e4s_order_print_json(image, scan, rep);
+		e4s_order_print_json(scan, rep);
 	else
 		e4s_order_print_text(image, scan, rep);
 	/* Campaigns tell the two apart: a violation is 64, journal

@@ -30,6 +30,36 @@ static const char *csum_name(const struct e4_jscan *s)
 	return "none";
 }
 
+/* The "checksum_method" of doc/e4tools.schema.json (e4tune -l's too). */
+static const char *csum_method(const struct e4_jscan *s)
+{
+	static const char *const names[] = { "none", "v1", "v2", "v3" };
+
+	return s->csum_version < 4 ? names[s->csum_version] : "none";
+}
+
+/* A tag's flags as names (an unknown bit as its value, "0x10"). */
+static void json_tag_flags(struct e4s_json *js, unsigned int flags)
+{
+	static const char *const names[] = { "ESCAPE", "SAME_UUID",
+					     "DELETED", "LAST_TAG" };
+	char bit[16];
+	unsigned int b;
+
+	e4s_json_arr_begin(js, "flags");
+	for (b = 0; b < 8 * sizeof(flags); b++) {
+		if (!(flags & (1U << b)))
+			continue;
+		if (b < 4) {
+			e4s_json_str(js, NULL, names[b]);
+		} else {
+			snprintf(bit, sizeof(bit), "0x%x", 1U << b);
+			e4s_json_str(js, NULL, bit);
+		}
+	}
+	e4s_json_arr_end(js);
+}
+
 static const char *ok_name(int ok)
 {
 	return ok < 0 ? "none" : ok ? "ok" : "BAD";
@@ -177,7 +207,7 @@ static void print_old_json(struct e4s_json *js, const struct e4s_req *o,
 				e4s_json_obj_begin(js, NULL);
 				e4s_json_u64(js, "fsblk", t->tags[k].fsblk);
 				e4s_json_u64(js, "jblk", t->tags[k].jblk);
-				e4s_json_u64(js, "flags", t->tags[k].flags);
+				json_tag_flags(js, t->tags[k].flags);
 				e4s_json_obj_end(js);
 			}
 			e4s_json_arr_end(js);
@@ -324,7 +354,7 @@ static void json_mount(struct e4s_json *js, const struct e4_mount_decision *d)
 }
 
 static void print_json(const struct e4s_req *o, e4_journal_t j,
-		       const struct e4s_replay *run, int rc)
+		       const struct e4s_replay *run)
 {
 	const struct e4_jscan *s = run->scan;
 	const struct e4_replay_result *r = &run->res;
@@ -333,7 +363,10 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 
 	e4s_json_init(&js, stdout);
 	e4s_json_obj_begin(&js, NULL);
-	e4s_json_str(&js, "device", o->target);
+	if (o->output)
+		e4s_json_str(&js, "output", o->output);
+	else
+		e4s_json_null(&js, "output");
 	e4s_json_bool(&js, "dry_run", o->dry_run);
 	e4s_json_obj_begin(&js, "journal");
 	e4s_json_bool(&js, "external", j->external);
@@ -343,7 +376,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_u64(&js, "log_end", s->log_end);
 	e4s_json_u64(&js, "start", s->start_jblk);
 	e4s_json_u64(&js, "sequence", s->start_tid);
-	e4s_json_u64(&js, "csum_version", s->csum_version);
+	e4s_json_str(&js, "checksum_method", csum_method(s));
 	e4s_json_u64(&js, "tag_bytes", s->tag_bytes);
 	e4s_json_i64(&js, "errno", run->jerrno);
 	e4s_json_bool(&js, "needs_recovery", run->needs_recovery);
@@ -380,7 +413,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 				e4s_json_obj_begin(&js, NULL);
 				e4s_json_u64(&js, "fsblk", g->fsblk);
 				e4s_json_u64(&js, "jblk", g->jblk);
-				e4s_json_u64(&js, "flags", g->flags);
+				json_tag_flags(&js, g->flags);
 				e4s_json_str(&js, "csum", ok_name(g->csum_ok));
 				e4s_json_str(&js, "fate",
 					    e4_tag_fate_name(g->fate));
@@ -447,8 +480,7 @@ static void print_json(const struct e4s_req *o, e4_journal_t j,
 	e4s_json_bool(&js, "fs_not_valid", r->fs_not_valid);
 	e4s_json_bool(&js, "mmp_clean", run->mmp.clean);
 	e4s_json_obj_end(&js);
-	e4s_json_i64(&js, "exit", rc);
-	e4s_json_obj_end(&js);
+	e4s_json_obj_end(&js);	/* "exit" is the run's: json.c */
 	e4s_json_finish(&js);
 }
 
@@ -836,6 +868,28 @@ void e4s_replay_decide(const char *prog, const struct e4s_req *o,
 	}
 	if (run->time_back && !(run->rc & (E4R_EXIT_ERROR | E4R_EXIT_USAGE)))
 		warn_time_back(prog, o, s, run->time_back, !run->plan);
+}
+
+void e4s_replay_say_no_journal(const struct e4s_req *r, const char *where)
+{
+	struct e4s_json js;
+
+	if (!r->json) {
+		printf("%s: no journal, nothing to replay\n", where);
+		return;
+	}
+	e4s_json_init(&js, stdout);
+	e4s_json_obj_begin(&js, NULL);
+	if (r->output)
+		e4s_json_str(&js, "output", r->output);
+	else
+		e4s_json_null(&js, "output");
+	e4s_json_bool(&js, "dry_run", r->dry_run);
+	e4s_json_null(&js, "journal");
+	e4s_json_arr_begin(&js, "transactions");
+	e4s_json_arr_end(&js);
+	e4s_json_obj_end(&js);
+	e4s_json_finish(&js);
 }
 
 int e4s_journal_open_failed(const char *prog, ext2_filsys fs,
@@ -1233,7 +1287,7 @@ int e4s_replay_run(const char *prog, const struct e4s_req *o, ext2_filsys fs,
 	if (nafter && (run->replayed || o->dry_run))
 		say_discarded(prog, o, nafter, first, last);
 	if (o->json)
-		print_json(o, j, run, rc);
+		print_json(o, j, run);
 	else {
 		print_text(o, fs, j, run);
 		print_orphans(o, run);

@@ -716,7 +716,7 @@ static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
 	e4s_json_obj_end(js);
 }
 
-static void print_json(const char *image, const struct e4_jscan *s,
+static void print_json(const char *source, const struct e4_jscan *s,
 		       const struct e4_jstats *live,
 		       const struct e4_jscan_old *old,
 		       const struct e4_jstats *ost, unsigned int bs,
@@ -727,7 +727,9 @@ static void print_json(const char *image, const struct e4_jscan *s,
 	e4s_json_init(&js, stdout);
 	e4s_json_obj_begin(&js, NULL);
 	e4s_json_obj_begin(&js, "stats");
-	e4s_json_str(&js, "image", image);
+	/* The journal read (the head's "image" is the input): IMAGE, or
+	 * "BASE at entry N of LOG". */
+	e4s_json_str(&js, "source", source);
 	e4s_json_str(&js, "log", logkind_key(kind));
 	e4s_json_u64(&js, "block_size", bs);
 	json_body(&js, live);

@@ -661,7 +661,7 @@ static int run_at(const char *prog, const struct e4s_req *r0,
 	retval = e4s_open_journal(prog, fs, NULL,
 				  r.output ? E4_JOURNAL_RW : 0, &j);
 	if (retval == E4_ERR_NO_JOURNAL && !e4s_needs_recovery(fs)) {
-		printf("%s: no journal, nothing to replay\n", where);
+		e4s_replay_say_no_journal(&r, where);
 	} else if (retval) {
 		rc = e4s_journal_open_failed(prog, fs, retval, where);
 	} else {
@@ -910,7 +910,7 @@ static void print_finding_json(struct e4s_json *js,
 		e4s_json_u64(js, "tid", f->tid);
 	else
 		e4s_json_null(js, "tid");
-	e4s_json_u64(js, "inode", f->ino);
+	e4s_json_u64(js, "ino", f->ino);
 	e4s_json_u64(js, "generation", f->generation);
 	if (f->path)
 		e4s_json_str(js, "path", f->path);
@@ -1084,7 +1084,7 @@ static void print_reorder_json(struct e4s_json *js,
 		e4s_json_bool(js, "violation", v->confirmed && !v->permitted);
 		e4s_json_bool(js, "confirmed", v->confirmed);
 		e4s_json_u64(js, "tid", v->tid);
-		e4s_json_u64(js, "inode", v->ino);
+		e4s_json_u64(js, "ino", v->ino);
 		e4s_json_u64(js, "generation", v->generation);
 		if (v->path)
 			e4s_json_str(js, "path", v->path);
@@ -1121,7 +1121,7 @@ static void print_reorder_json(struct e4s_json *js,
 
 static void print_check_json(const struct e4s_wlog_input *in,
 			     const struct e4_wlog_report *rep,
-			     const struct e4_wlog_reorder_report *rr, int rc)
+			     const struct e4_wlog_reorder_report *rr)
 {
 	static const char *src[] = { "given", "default_mount_opts",
 				     "inferred", "assumed" };
@@ -1196,7 +1196,6 @@ static void print_check_json(const struct e4s_wlog_input *in,
 	e4s_json_arr_end(&js);
 	if (rr)
 		print_reorder_json(&js, rr);
-	e4s_json_i64(&js, "exit", rc);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
 }
@@ -1243,7 +1242,7 @@ static int run_check(const char *prog, const struct e4s_req *r,
 	if (rep->nunchecked)	/* fail closed: a partial report */
 		rc |= E4R_EXIT_ERROR;
 	if (r->json) {
-		print_check_json(in, rep, rr, rc);
+		print_check_json(in, rep, rr);
 	} else {
 		print_check_text(in, rep, r->verbose);
 		if (rr)
@@ -1409,8 +1408,7 @@ static void print_durable_text(const struct e4s_wlog_input *in,
 }
 
 static void print_durable_json(const struct e4s_wlog_input *in,
-			       const struct e4_wlog_durable_report *rep,
-			       int rc)
+			       const struct e4_wlog_durable_report *rep)
 {
 	struct e4s_json js;
 	size_t i, k, j;
@@ -1457,7 +1455,7 @@ static void print_durable_json(const struct e4s_wlog_input *in,
 				e4s_json_str(&js, "path", v->path);
 			else
 				e4s_json_null(&js, "path");
-			e4s_json_u64(&js, "inode", v->ino);
+			e4s_json_u64(&js, "ino", v->ino);
 			e4s_json_u64(&js, "generation", v->generation);
 			switch (v->field) {
 			case E4_WLOG_D_UNRECOVERABLE:
@@ -1506,7 +1504,6 @@ static void print_durable_json(const struct e4s_wlog_input *in,
 		e4s_json_obj_end(&js);
 	}
 	e4s_json_arr_end(&js);
-	e4s_json_i64(&js, "exit", rc);
 	e4s_json_obj_end(&js);
 	e4s_json_finish(&js);
 }
@@ -1538,7 +1535,7 @@ static int run_durable(const char *prog, const struct e4s_req *r,
 	if (rep->nunchecked)
 		rc |= E4R_EXIT_ERROR;
 	if (r->json)
-		print_durable_json(in, rep, rc);
+		print_durable_json(in, rep);
 	else
 		print_durable_text(in, rep, r->verbose);
 	e4_wlog_durable_report_free(rep);

@@ -156,9 +156,9 @@ void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 	e4s_json_obj_begin(js, "journal");
 	e4s_json_str(js, "location", j->external ? "external" : "inode");
 	if (j->external)
-		e4s_json_str(js, "device", j->dev_name);
+		e4s_json_str(js, "external_device", j->dev_name);
 	else
-		e4s_json_u64(js, "inode", fs->super->s_journal_inum);
+		e4s_json_u64(js, "ino", fs->super->s_journal_inum);
 	e4s_json_u64(js, "blocktype", s->blocktype);
 	e4s_json_u64(js, "blocksize", s->blocksize);
 	e4s_json_u64(js, "maxlen", s->maxlen);

@@ -137,6 +137,24 @@ json_num() {
 	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
 }
 
+# json_error_doc FILE EXIT: FILE holds exactly one --json document of a
+# failed run: "exit" EXIT, an "error" with a message, and no report (only
+# the members every document has: doc/e4tools.schema.json's head and
+# tail).
+json_error_doc() {
+	python3 - "$1" "$2" <<'PY' || fail "$1: not one error document (exit $2)"
+import json, sys
+t = open(sys.argv[1]).read()
+d, end = json.JSONDecoder().raw_decode(t, len(t) - len(t.lstrip()))
+assert not t[end:].strip(), "more than one document"
+assert d["exit"] == int(sys.argv[2]) and d["error"]["message"], d
+extra = set(d) - {"schema_version", "tool", "version", "mode", "image",
+                  "image_raw", "image_size", "image_sha512", "exit",
+                  "error", "stderr"}
+assert not extra, ("a report", sorted(extra))
+PY
+}
+
 # jpblk IMAGE JBLK: the fs block holding journal block JBLK of the
 # internal journal (debugfs bmap of inode 8).
 jpblk() {
