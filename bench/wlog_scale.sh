@@ -133,7 +133,7 @@ if [ "$on" != 0 ]; then
 	pts=$(npoints "$BENCH_DIR/scale-$on.oracle.json")
 	echo "state by state (tests/wlog/oracle), $on entries: $pts points," \
 		"$c s cpu (python + e2fsck + debugfs children)," \
-		"$(awk -v p="$pts" -v c="$c" 'BEGIN { printf "%.1f", c > 0 ? p / c : 0 }') points/s"
+		"$(awk -v p="$pts" -v c="$c" 'BEGIN { printf "%.1f", (c > 0 ? p / c : 0) }') points/s"
 	python3 "$TOP/tests/wlog/compare" "$BENCH_DIR/scale-$on.json" \
 		"$BENCH_DIR/scale-$on.oracle.json" | tail -n 1
 fi
