@@ -2622,6 +2622,31 @@ errcode_t e4_orphan_preview(ext2_filsys fs, const struct e4_plan *plan,
 			    struct e4_fc_state *fcst, uint32_t now,
 			    struct e4_orphan_result *res);
 
+#define E4_ORPHAN_PREVIEW	0x1	/* e4_orphan_mount(): on S_n + @fcst,
+					 * nothing written */
+
+/*
+ * e4_orphan_mount() - the orphan step of the kernel's mount after its
+ * journal (and fast-commit) replay, once for every caller
+ * (e4_mount_recover(), e4replay, e4debug): @fs re-read from the disk
+ * (e4_fs_reload(): the replay wrote it in place), e4_orphan_cleanup(),
+ * and ext2fs_flush() with EXT2_FLAG_MASTER_SB_ONLY (as the kernel writes
+ * only the primary superblock) when it changed anything; with
+ * E4_ORPHAN_PREVIEW in @flags e4_orphan_preview() on S_n of @plan with
+ * @fcst's blocks instead, nothing written.  A replayed superblock no
+ * open can follow (bad magic, layout, checksum, features, descriptors)
+ * is no error of the cleanup: *@sb_err gets that error, nothing is done
+ * and 0 returned (the kernel's mount fails reading it too).  @res is
+ * filled on every return; free it with e4_orphan_result_free().  @now:
+ * seconds since the epoch (i_dtime, ctime).  Returns 0 or the errors of
+ * e4_fs_reload(), e4_orphan_cleanup(), e4_orphan_preview() and
+ * ext2fs_flush().
+ */
+errcode_t e4_orphan_mount(ext2_filsys fs, const struct e4_plan *plan,
+			  struct e4_fc_state *fcst, uint32_t now,
+			  unsigned int flags, struct e4_orphan_result *res,
+			  errcode_t *sb_err);
+
 /* ---- fc_state.c: a state with its fast commits replayed, in memory ----- */
 
 /* A file system state with fast commits replayed on a copy-on-write layer

@@ -256,4 +256,19 @@ void e4_jview_close(struct e4_jview *v);
 struct e4_wlog_dev;
 errcode_t e4_wlog_dev_take_error(struct e4_wlog_dev *d);
 
+/* ---- wlog.c: the FLUSH index of a write log ------------------------------ */
+
+/*
+ * e4_wlog_flushes() - the entries of @log that carry FLUSH, ascending,
+ * into a new array *@ret of *@n (NULL, 0: none; free with
+ * ext2fs_free_mem()).  Returns 0 or EXT2_ET_NO_MEMORY.
+ * e4_wlog_flush_next() - the first of them after entry @after, or
+ * INT64_MAX; e4_wlog_flush_prev() - the last before entry @entry, or -1.
+ * O(log n): the one search of wlog_check.c, wlog_reorder.c.
+ */
+errcode_t e4_wlog_flushes(const struct e4_wlog *log, int64_t **ret,
+			  size_t *n);
+int64_t e4_wlog_flush_next(const int64_t *fl, size_t n, int64_t after);
+int64_t e4_wlog_flush_prev(const int64_t *fl, size_t n, int64_t entry);
+
 #endif /* E4_INT_H */

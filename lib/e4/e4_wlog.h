@@ -777,7 +777,10 @@ errcode_t e4_wlog_durable_drop(e4_wlog_t log, uint64_t m, int64_t *flush,
 /* What differs between the promised and the durable state. */
 enum e4_wlog_dfield {
 	E4_WLOG_D_UNRECOVERABLE = 0,	/* the durable state's journal does
-					 * not recover: everything is lost */
+					 * not recover: everything is lost
+					 * (got: its error; want: the
+					 * promised state's, 0 when that
+					 * one recovers) */
 	E4_WLOG_D_INODE,	/* the file (inode, i_generation) is not in
 				 * the durable state */
 	E4_WLOG_D_NAME,		/* PATH does not name the file there
@@ -807,7 +810,9 @@ struct e4_wlog_dviolation {
 	 * difference: the dropped writes of the file's blocks in the range
 	 * (DATA), else the commit writes of the transactions the promised
 	 * state replays and the durable one does not, else every dropped
-	 * entry; the first E4_WLOG_DMISSING_MAX of nmissing_total. */
+	 * entry; the first E4_WLOG_DMISSING_MAX of nmissing_total.  None
+	 * for UNRECOVERABLE when the promised state does not recover
+	 * either (want set): no entry would make a difference. */
 	uint64_t	missing[E4_WLOG_DMISSING_MAX];
 	size_t		nmissing;
 	uint64_t	nmissing_total;
@@ -871,13 +876,13 @@ struct e4_wlog_durable_report {
  * cache flush, ext4_sync_fs()).  Each difference is a struct
  * e4_wlog_dviolation; a durable state the kernel would not recover breaks
  * every promise of the mark (E4_WLOG_D_UNRECOVERABLE, whether the promised
- * state recovers or not).  Fail closed: a promised state that does not
- * recover (the durable one does), a PATH it does not resolve, a
- * file that does not read, is listed in rep->unchecked (no verdict on
- * that promise); a read error of LOG or BASE stops the check.  Nothing
- * is written.  On success *@ret is the report
- * (e4_wlog_durable_report_free()).  Returns 0, EXT2_ET_NO_MEMORY, or
- * libext2fs/io errors.
+ * state recovers or not: its error, or 0, in want).  Fail closed: a
+ * promised state that does not recover (the durable one does), a PATH it
+ * does not resolve, a file that does not read, is listed in
+ * rep->unchecked (no verdict on that promise); a read error of LOG or
+ * BASE stops the check.  Nothing is written.  On success *@ret is the
+ * report (e4_wlog_durable_report_free()).  Returns 0, EXT2_ET_NO_MEMORY,
+ * or libext2fs/io errors.
  */
 errcode_t e4_wlog_durable_check(e4_wlog_dev_t d,
 				struct e4_wlog_durable_report **ret);

@@ -24,6 +24,14 @@ struct fcr {
 	unsigned int	isize;		/* on-disk inode size */
 	unsigned char	*ibuf, *ibuf2;	/* isize bytes each */
 	blk64_t		count;		/* count_fn() */
+	/*
+	 * The kernel's goals for the extent tree blocks the next
+	 * ext2fs_extent_insert() allocates (set by tree_goals() in
+	 * fc_replay.c, used by fc_simple_alloc() in place of libext2fs's):
+	 * goal_next for the next allocation, goal_rest for every later one.
+	 */
+	blk64_t		goal_next, goal_rest;
+	int		goal_set;
 	uint32_t	now;
 };
 
@@ -37,7 +45,13 @@ static inline struct ext2_inode_large *IL(unsigned char *buf)
 	return (struct ext2_inode_large *)buf;
 }
 
-/* fc_replay.c */
+/*
+ * fc_replay.c: libext2fs's get_alloc_block hook during the replay: the
+ * first block at or after @goal (the kernel's goal instead while
+ * r->goal_set) free in the bitmap and not excluded, as
+ * ext4_mb_new_blocks_simple() picks it; the block in *@ret.  Returns 0
+ * or EXT2_ET_BLOCK_ALLOC_FAIL.
+ */
 errcode_t fc_simple_alloc(ext2_filsys fs, blk64_t goal, blk64_t *ret);
 
 /*

@@ -9,11 +9,15 @@
  * ext4_fc_replay_link_internal(), ext4_fc_replay_unlink(),
  * ext4_fc_record_modified_inode(), ext4_fc_record_regions(),
  * ext4_fc_replay_check_excluded(), ext4_fc_set_bitmaps_and_counters();
- * fs/ext4/extents.c ext4_ext_insert_extent(), ext4_ext_try_to_merge(),
+ * fs/ext4/extents.c ext4_ext_insert_extent(), ext4_ext_create_new_leaf(),
+ * ext4_ext_grow_indepth(), ext4_ext_split(), ext4_ext_find_goal(),
+ * ext4_ext_try_to_merge(),
  * ext4_ext_try_to_merge_right(), ext4_ext_try_to_merge_up(),
  * ext4_can_extents_be_merged(), ext4_ext_replay_update_ex(),
  * ext4_ext_replay_shrink_inode(), ext4_ext_replay_set_iblocks(),
- * ext4_ext_clear_bb(), ext4_ext_remove_space(); fs/ext4/mballoc.c
+ * ext4_ext_clear_bb(), ext4_ext_remove_space(); fs/ext4/balloc.c
+ * ext4_inode_to_goal_block(); fs/ext4/super.c __ext4_fill_super() (flex_bg
+ * loaded after the journal); fs/ext4/mballoc.c
  * ext4_mb_mark_bb(), ext4_mb_new_blocks_simple(), ext4_free_blocks_simple();
  * fs/ext4/ialloc.c ext4_mark_inode_used(), ext4_free_inode();
  * fs/ext4/namei.c __ext4_link(), __ext4_unlink(), ext4_init_new_dir();
@@ -26,6 +30,10 @@
  *   the "simple" paths: bitmap bits with the group counts changed by the
  *   bits that really change, no quota, so i_blocks is not touched by
  *   extent changes (the INODE tag recomputes it).
+ * - Blocks the replay allocates (extent tree leaves and index blocks, a
+ *   new directory's block) come from ext4_mb_new_blocks_simple() at the
+ *   kernel's goal: the tree grows and splits where the kernel's does
+ *   (tree_insert()), so the result is the kernel's block for block.
  * - ext4_iget() in replay skips the checksum and extent-tree checks but
  *   still refuses a bad number, a special inode, i_links_count 0 and a bad
  *   i_extra_isize.
@@ -124,9 +132,13 @@ static int excluded(const struct fcr *r, blk64_t b)
 
 /*
  * libext2fs's get_alloc_block hook (extent tree nodes, directory blocks):
- * ext4_mb_new_blocks_simple(): the first block free in the bitmap and not
- * excluded, from @goal on through the groups, wrapping.  libext2fs marks
- * it used (ext2fs_block_alloc_stats2()) afterwards.
+ * ext4_mb_new_blocks_simple(): a goal outside the fs becomes
+ * s_first_data_block; the first block free in the bitmap and not
+ * excluded, from the goal to the end of its group, then from the start of
+ * each later group.  No wrap: past the last group the kernel fails
+ * (-ENOSPC).  While r->goal_set the kernel's goal (tree_goals()) replaces
+ * libext2fs's @goal.  libext2fs marks the block used
+ * (ext2fs_block_alloc_stats2()) afterwards.
  */
 errcode_t fc_simple_alloc(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 {
@@ -134,16 +146,22 @@ errcode_t fc_simple_alloc(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 	blk64_t first = fs->super->s_first_data_block;
 	blk64_t nblocks = ext2fs_blocks_count(fs->super);
 	blk64_t b, gstart, gend;
-	dgrp_t g, n;
+	dgrp_t g;
 	errcode_t retval;
 
+	if (r->goal_set) {
+		goal = r->goal_next;
+		r->goal_next = r->goal_rest;
+	}
 	if (goal < first || goal >= nblocks)
 		goal = first;
-	g = ext2fs_group_of_blk2(fs, goal);
 	b = goal;
-	for (n = fs->group_desc_count; n > 0; n--) {
+	for (g = ext2fs_group_of_blk2(fs, goal); g < fs->group_desc_count;
+	     g++) {
 		gstart = ext2fs_group_first_block2(fs, g);
 		gend = ext2fs_group_last_block2(fs, g);
+		if (b < gstart)
+			b = gstart;
 		while (b <= gend) {
 			retval = ext2fs_find_first_zero_block_bitmap2(
 				fs->block_map, b, gend, &b);
@@ -156,10 +174,6 @@ errcode_t fc_simple_alloc(ext2_filsys fs, blk64_t goal, blk64_t *ret)
 			}
 			b++;
 		}
-		if (++g >= fs->group_desc_count)
-			g = 0;
-		b = ext2fs_group_first_block2(fs, g);
-		(void)gstart;
 	}
 	return EXT2_ET_BLOCK_ALLOC_FAIL;
 }
@@ -291,7 +305,8 @@ struct mapping {
 /*
  * ext4_map_blocks(NULL, inode, map, 0) on an extent inode: the extent
  * holding @lblk (from @lblk to its end, at most @max blocks), or the hole
- * from @lblk to the next extent (at most @max).
+ * from @lblk to the next extent (at most @max).  A @lblk of EXT_MAX_BLOCKS
+ * or more fails, as the kernel's (-EFSCORRUPTED: the tag is given up).
  */
 static errcode_t fc_map(ext2_extent_handle_t h, blk64_t lblk, blk64_t max,
 			struct mapping *m)
@@ -301,6 +316,10 @@ static errcode_t fc_map(ext2_extent_handle_t h, blk64_t lblk, blk64_t max,
 	errcode_t retval;
 
 	memset(m, 0, sizeof(*m));
+	/* "We can handle the block number less than EXT_MAX_BLOCKS":
+	 * -EFSCORRUPTED, the tag given up */
+	if (lblk >= EXT_MAX_BLOCKS)
+		return EXT2_ET_EXTENT_NOT_FOUND;
 	retval = ext2fs_extent_goto2(h, 0, lblk);
 	if (!retval) {
 		retval = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e);
@@ -469,44 +488,442 @@ static errcode_t try_to_merge(struct fcr *r, ext2_extent_handle_t h,
 	return retval == EXT2_ET_NO_CURRENT_NODE ? 0 : retval;
 }
 
-/*
- * ext4_ext_insert_extent() of [@lblk, @lblk + @len) -> @pblk into a hole:
- * inserted in order (libext2fs splits a full node, allocating through
- * fc_simple_alloc()), then merged with its leaf neighbours.
- */
-static errcode_t insert_extent(struct fcr *r, ext2_extent_handle_t h,
-			       blk64_t lblk, blk64_t pblk, blk64_t len,
-			       int unwritten)
-{
-	struct ext2fs_extent x, c;
-	errcode_t retval;
-	int flags = 0;
+/* ---- the kernel's goals for the blocks the replay allocates ------------- */
 
-	set_ext(&x, lblk, pblk, len, unwritten);
+/*
+ * ext4_inode_to_goal_block() as the replay sees it: the first block of the
+ * inode's own group (i_block_group).  Its flex_bg rule (regular files one
+ * group past their flex group's first) does not apply: the mount loads
+ * s_log_groups_per_flex (ext4_fill_flex_info()) only after the journal's
+ * recovery, so the replay sees a flex size of 1.  Delalloc (the default
+ * mount) adds no colour; a nodelalloc mount's colour comes from the
+ * mounting process's pid, which no offline tool knows (not modelled).
+ */
+static blk64_t inode_goal(ext2_filsys fs, ext2_ino_t ino)
+{
+	return ext2fs_group_first_block2(fs, ext2fs_group_of_ino(fs, ino));
+}
+
+/*
+ * ext4_ext_find_goal() for @lblk near the leaf extent @e (the one
+ * ext4_find_extent() leaves in the path: the last starting at or before
+ * @lblk, else the leaf's first): its pblk moved by @lblk's distance from
+ * its start (a result below 0 wraps, out of the fs: the allocator then
+ * starts at s_first_data_block, as the kernel's does); no extent: the
+ * inode's goal.
+ */
+static blk64_t find_goal(ext2_filsys fs, const struct ext2fs_extent *e,
+			 ext2_ino_t ino, blk64_t lblk)
+{
+	if (!e)
+		return inode_goal(fs, ino);
+	if (lblk > e->e_lblk)
+		return e->e_pblk + (lblk - e->e_lblk);
+	return e->e_pblk - (e->e_lblk - lblk);
+}
+
+/* find_goal() near the leaf extent current at @h, if any. */
+static blk64_t find_goal_at(ext2_filsys fs, ext2_extent_handle_t h,
+			    ext2_ino_t ino, blk64_t lblk)
+{
+	struct ext2fs_extent e;
+
+	if (ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e) ||
+	    !(e.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+		return find_goal(fs, NULL, ino, lblk);
+	return find_goal(fs, &e, ino, lblk);
+}
+
+/*
+ * Before ext2fs_extent_insert() at @lblk into the leaf where
+ * ext2fs_extent_goto2(@h, 0, @lblk) left @h: when that leaf is full, set
+ * r's goals to the kernel's for the tree blocks ext4_ext_create_new_leaf()
+ * allocates, in libext2fs's order of allocation.  A depth-0 tree grows in
+ * depth (ext4_ext_grow_indepth(): the inode's goal, inode_goal()).  A
+ * deeper leaf is split (ext4_ext_split(): every new block at @split, the
+ * ext4_ext_find_goal() of the inserted extent); when no index level above
+ * it has room, the tree first grows in depth, the new root child at the
+ * root's first index block - 1 (the inode's goal if that is not past
+ * s_first_data_block): libext2fs splits the root first, then the leaf.  @h
+ * is left where it was.  Returns 0 or libext2fs errors.
+ */
+static errcode_t tree_goals(struct fcr *r, ext2_extent_handle_t h,
+			    ext2_ino_t ino, blk64_t lblk, blk64_t split)
+{
+	ext2_filsys fs = r->fs;
+	struct ext2_extent_info info;
+	struct ext2fs_extent e;
+	int room = 0, level;
+	errcode_t retval;
+
+	r->goal_set = 0;
+	retval = ext2fs_extent_get_info(h, &info);
+	if (retval)
+		return retval;
+	if (info.num_entries < info.max_entries ||
+	    info.curr_level != info.max_depth)
+		return 0;		/* room in the leaf: nothing allocated */
+	if (info.max_depth == 0) {
+		r->goal_next = r->goal_rest = inode_goal(fs, ino);
+		r->goal_set = 1;
+		return 0;
+	}
+	for (level = info.curr_level; level > 0 && !room; level--) {
+		retval = ext2fs_extent_get(h, EXT2_EXTENT_UP, &e);
+		if (!retval)
+			retval = ext2fs_extent_get_info(h, &info);
+		if (retval)
+			return retval;
+		room = info.num_entries < info.max_entries;
+	}
+	r->goal_next = r->goal_rest = split;
+	if (!room) {
+		retval = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &e);
+		if (retval)
+			return retval;
+		r->goal_next = e.e_pblk > fs->super->s_first_data_block ?
+			e.e_pblk - 1 : inode_goal(fs, ino);
+	}
+	r->goal_set = 1;
 	retval = ext2fs_extent_goto2(h, 0, lblk);
+	return retval == EXT2_ET_EXTENT_NOT_FOUND ? 0 : retval;
+}
+
+/* ext2fs_extent_insert() with the kernel's goals (tree_goals()). */
+static errcode_t goal_insert(struct fcr *r, ext2_extent_handle_t h,
+			     ext2_ino_t ino, int flags,
+			     struct ext2fs_extent *x, blk64_t split)
+{
+	errcode_t retval;
+
+	retval = tree_goals(r, h, ino, x->e_lblk, split);
+	if (!retval)
+		retval = ext2fs_extent_insert(h, flags, x);
+	r->goal_set = 0;
+	return retval;
+}
+
+/*
+ * The kernel's merge before it looks for room (ext4_ext_insert_extent()):
+ * newext @x joins the leaf extent @c (where ext2fs_extent_goto2() left @h)
+ * or its right neighbour when @x lies past @c's end (prepended to it),
+ * else @c (appended to it, or prepended).  Sets *@lblk to the start of the
+ * grown extent (the kernel's nearex) and *@done when merged.
+ */
+static errcode_t merge_first(ext2_extent_handle_t h, struct ext2fs_extent *c,
+			     const struct ext2fs_extent *x, blk64_t *lblk,
+			     int *done)
+{
+	struct ext2_extent_info info;
+	struct ext2fs_extent n;
+	errcode_t retval;
+
+	*done = 0;
+	retval = ext2fs_extent_get_info(h, &info);
+	if (retval)
+		return retval;
+	/* curr_entry counts from 1 (the header is one entry long) */
+	if (info.curr_entry < info.num_entries &&
+	    c->e_lblk + c->e_len < x->e_lblk) {
+		retval = ext2fs_extent_get(h, EXT2_EXTENT_NEXT_SIB, &n);
+		if (retval)
+			return retval;
+		if (!can_merge(x, &n))
+			return 0;
+		n.e_lblk = x->e_lblk;
+		n.e_pblk = x->e_pblk;
+		n.e_len += x->e_len;
+		*c = n;
+	} else if (can_merge(c, x)) {
+		c->e_len += x->e_len;
+	} else if (can_merge(x, c)) {
+		c->e_lblk = x->e_lblk;
+		c->e_pblk = x->e_pblk;
+		c->e_len += x->e_len;
+	} else {
+		return 0;
+	}
+	retval = ext2fs_extent_replace(h, 0, c);
+	if (!retval)
+		retval = ext2fs_extent_fix_parents(h);
+	*lblk = c->e_lblk;
+	*done = !retval;
+	return retval;
+}
+
+/*
+ * "probably next leaf has space for us?" (ext4_ext_insert_extent()): @x
+ * past the start of the full leaf's last extent goes first into the next
+ * leaf when that one has room.  @h is at a leaf extent of the full leaf.
+ */
+static errcode_t next_leaf_insert(ext2_extent_handle_t h,
+				  struct ext2fs_extent *x, int *done)
+{
+	struct ext2_extent_info info;
+	struct ext2fs_extent e;
+	errcode_t retval;
+
+	*done = 0;
+	retval = ext2fs_extent_get(h, EXT2_EXTENT_LAST_SIB, &e);
+	if (retval || x->e_lblk <= e.e_lblk)
+		return retval;
+	retval = ext2fs_extent_get(h, EXT2_EXTENT_NEXT_LEAF, &e);
+	if (retval == EXT2_ET_EXTENT_NO_NEXT)
+		return 0;
+	if (!retval)
+		retval = ext2fs_extent_get_info(h, &info);
+	if (retval || info.num_entries >= info.max_entries)
+		return retval;
+	retval = ext2fs_extent_insert(h, 0, x);
+	if (!retval)
+		retval = ext2fs_extent_fix_parents(h);
+	*done = !retval;
+	return retval;
+}
+
+/* @e as an on-disk leaf extent at @ee. */
+static void put_ext(struct ext3_extent *ee, const struct ext2fs_extent *e)
+{
+	int uw = !!(e->e_flags & EXT2_EXTENT_FLAGS_UNINIT);
+
+	ee->ee_block = ext2fs_cpu_to_le32(e->e_lblk);
+	ee->ee_len = ext2fs_cpu_to_le16(e->e_len + (uw ? EXT_INIT_MAX : 0));
+	ee->ee_start = ext2fs_cpu_to_le32(e->e_pblk & 0xffffffffULL);
+	ee->ee_start_hi = ext2fs_cpu_to_le16(e->e_pblk >> 32);
+}
+
+/*
+ * ext4_ext_split() of the full leaf holding @h's current extent (the
+ * kernel's p_ext), its parent index node having room: a new leaf at the
+ * kernel's goal (@goal: ext4_ext_new_meta_block()) takes the extents after
+ * the current one; its index goes after the old leaf's, starting at the
+ * first of them.  When the current extent is the leaf's last, the new leaf
+ * starts at @x and holds it (libext2fs cannot step into an empty leaf;
+ * the kernel's empty leaf gets @x next): *@placed is set.
+ */
+static errcode_t split_leaf(struct fcr *r, ext2_extent_handle_t h,
+			    ext2_ino_t ino, const struct ext2fs_extent *x,
+			    blk64_t goal, int *placed)
+{
+	ext2_filsys fs = r->fs;
+	struct ext2_extent_info info;
+	struct ext3_extent_header *eh;
+	struct ext3_extent *ee;
+	struct ext2fs_extent e, ix;
+	blk64_t blk, border = x->e_lblk;
+	char *buf = NULL;
+	int m, i;
+	errcode_t retval;
+
+	*placed = 0;
+	retval = ext2fs_extent_get_info(h, &info);
+	if (retval)
+		return retval;
+	m = info.num_entries - info.curr_entry;	/* curr_entry from 1 */
+	retval = fc_simple_alloc(fs, goal, &blk);
+	if (retval)
+		return retval;
+	ext2fs_block_alloc_stats2(fs, blk, +1);
+	retval = ext2fs_get_memzero(fs->blocksize, &buf);
+	if (retval)
+		return retval;
+	eh = (struct ext3_extent_header *)buf;
+	eh->eh_magic = ext2fs_cpu_to_le16(EXT3_EXT_MAGIC);
+	eh->eh_entries = ext2fs_cpu_to_le16(m ? m : 1);
+	eh->eh_max = ext2fs_cpu_to_le16((fs->blocksize - sizeof(*eh)) /
+					sizeof(*ee));
+	ee = EXT_FIRST_EXTENT(eh);
+	if (!m) {
+		put_ext(ee, x);
+		*placed = 1;
+	}
+	for (i = 0; i < m; i++, ee++) {
+		retval = ext2fs_extent_get(h, EXT2_EXTENT_NEXT_SIB, &e);
+		if (retval)
+			goto out;
+		if (!i)
+			border = e.e_lblk;
+		put_ext(ee, &e);
+	}
+	retval = ext2fs_extent_block_csum_set(fs, ino, eh);
+	if (!retval)
+		retval = io_channel_write_blk64(fs->io, blk, 1, buf);
+	/* the moved extents leave the old leaf, from its end */
+	for (i = 0; !retval && i < m; i++) {
+		retval = ext2fs_extent_get(h, EXT2_EXTENT_LAST_SIB, &e);
+		if (!retval)
+			retval = ext2fs_extent_delete(h, 0);
+	}
+	if (!retval)
+		retval = ext2fs_extent_get(h, EXT2_EXTENT_UP, &e);
+	if (!retval) {
+		memset(&ix, 0, sizeof(ix));
+		ix.e_lblk = border;
+		ix.e_pblk = blk;
+		ix.e_len = 1;
+		retval = ext2fs_extent_insert(h, EXT2_EXTENT_INSERT_AFTER,
+					      &ix);
+	}
+out:
+	ext2fs_free_mem(&buf);
+	return retval;
+}
+
+/*
+ * ext4_ext_insert_extent() of @x into the full leaf of @ino's tree where
+ * ext2fs_extent_goto2() left @h (at @c, or at no extent when @c is NULL),
+ * no merge with a neighbour possible (merge_first()): the kernel's order
+ * -- the next leaf's room, then a split of a leaf whose parent has room
+ * (ext4_ext_split() at the current extent, the new leaf at @goal); then
+ * @x is inserted and, when @merge, merged.  *@done is left 0 where
+ * libext2fs's insert must do it, @h back where it was (a depth-0 tree
+ * grows in depth as the kernel's does; a tree whose leaf's parent is full
+ * grows by libext2fs's split: the kernel's goals, not its node
+ * boundaries).
+ */
+static errcode_t full_leaf_insert(struct fcr *r, ext2_extent_handle_t h,
+				  ext2_ino_t ino, struct ext2fs_extent *x,
+				  struct ext2fs_extent *c, blk64_t goal,
+				  int merge, int *done)
+{
+	struct ext2_extent_info info;
+	struct ext2fs_extent e;
+	blk64_t near = x->e_lblk;
+	int flags = 0, placed;
+	errcode_t retval;
+
+	*done = 0;
+	if (!c)
+		return 0;
+	retval = ext2fs_extent_get_info(h, &info);
+	if (retval)
+		return retval;
+	if (info.max_depth == 0)
+		return 0;
+	retval = next_leaf_insert(h, x, done);
+	if (retval || *done)
+		goto merged;
+	retval = ext2fs_extent_goto2(h, 0, x->e_lblk);
+	if (retval != EXT2_ET_EXTENT_NOT_FOUND)
+		return retval ? retval : EXT2_ET_EXTENT_NOT_FOUND;
+	retval = ext2fs_extent_get(h, EXT2_EXTENT_UP, &e);
+	if (!retval)
+		retval = ext2fs_extent_get_info(h, &info);
+	if (retval || info.num_entries >= info.max_entries) {
+		/* back where libext2fs's insert goes */
+		if (!retval)
+			retval = ext2fs_extent_goto2(h, 0, x->e_lblk);
+		return retval == EXT2_ET_EXTENT_NOT_FOUND ? 0 : retval;
+	}
+	retval = ext2fs_extent_goto2(h, 0, x->e_lblk);
+	if (retval != EXT2_ET_EXTENT_NOT_FOUND)
+		return retval ? retval : EXT2_ET_EXTENT_NOT_FOUND;
+	retval = split_leaf(r, h, ino, x, goal, &placed);
+	if (retval || placed) {
+		*done = !retval;
+		goto merged;
+	}
+	retval = ext2fs_extent_goto2(h, 0, x->e_lblk);
+	if (retval != EXT2_ET_EXTENT_NOT_FOUND)
+		return retval ? retval : EXT2_ET_EXTENT_NOT_FOUND;
+	retval = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &e);
+	if (!retval && (e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
+	    e.e_lblk < x->e_lblk)
+		flags = EXT2_EXTENT_INSERT_AFTER;
+	retval = ext2fs_extent_insert(h, flags, x);
+	if (!retval)
+		retval = ext2fs_extent_fix_parents(h);
+	*done = !retval;
+merged:
+	if (!retval && *done && merge)
+		retval = try_to_merge(r, h, near);
+	return retval;
+}
+
+/*
+ * ext4_ext_insert_extent() of @x into a hole of @ino's tree, in the
+ * kernel's order: when @merge, appended or prepended to a leaf neighbour
+ * (merge_first(): no block allocated); else inserted in order, into a full
+ * leaf as full_leaf_insert() does it, else by libext2fs's insert (its
+ * splits allocating through fc_simple_alloc() at the kernel's goals:
+ * tree_goals()); then, when @merge, merged with its leaf neighbours
+ * (ext4_ext_try_to_merge()).  The replay's cuts of an extent pass
+ * EXT4_GET_BLOCKS_PRE_IO: no merge.  The split goal is the
+ * ext4_ext_find_goal() of @x near @near, or near the extent before @x
+ * when @near is NULL.
+ */
+static errcode_t tree_insert(struct fcr *r, ext2_extent_handle_t h,
+			     ext2_ino_t ino, struct ext2fs_extent *x,
+			     const struct ext2fs_extent *near, int merge)
+{
+	struct ext2_extent_info info;
+	struct ext2fs_extent c;
+	blk64_t goal, at;
+	errcode_t retval;
+	int flags = 0, leaf, done;
+
+	retval = ext2fs_extent_goto2(h, 0, x->e_lblk);
 	if (!retval)
 		return EXT2_ET_EXTENT_NOT_FOUND;	/* mapped: cannot be */
 	if (retval != EXT2_ET_EXTENT_NOT_FOUND)
 		return retval;
 	retval = ext2fs_extent_get(h, EXT2_EXTENT_CURRENT, &c);
-	if (!retval && (c.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
-	    c.e_lblk < lblk)
+	leaf = !retval && (c.e_flags & EXT2_EXTENT_FLAGS_LEAF);
+	if (leaf && c.e_lblk < x->e_lblk)
 		flags = EXT2_EXTENT_INSERT_AFTER;
-	retval = ext2fs_extent_insert(h, flags, &x);
+	if (merge && leaf) {
+		retval = merge_first(h, &c, x, &at, &done);
+		if (!retval && done)
+			retval = try_to_merge(r, h, at);
+		if (retval || done)
+			return retval;
+		retval = ext2fs_extent_goto2(h, 0, x->e_lblk);
+		if (retval != EXT2_ET_EXTENT_NOT_FOUND)
+			return retval ? retval : EXT2_ET_EXTENT_NOT_FOUND;
+	}
+	goal = find_goal(r->fs, near ? near : leaf ? &c : NULL, ino,
+			 x->e_lblk);
+	retval = ext2fs_extent_get_info(h, &info);
+	if (retval)
+		return retval;
+	if (info.num_entries >= info.max_entries &&
+	    info.curr_level == info.max_depth) {
+		retval = full_leaf_insert(r, h, ino, x, leaf ? &c : NULL,
+					  goal, merge, &done);
+		if (retval || done)
+			return retval;
+	}
+	retval = goal_insert(r, h, ino, flags, x, goal);
 	if (!retval)
 		retval = ext2fs_extent_fix_parents(h);
-	if (!retval)
-		retval = try_to_merge(r, h, lblk);
+	if (!retval && merge)
+		retval = try_to_merge(r, h, x->e_lblk);
 	return retval;
+}
+
+/* ext4_ext_insert_extent() of [@lblk, @lblk + @len) -> @pblk (the replay's
+ * new mapping): tree_insert() with merging. */
+static errcode_t insert_extent(struct fcr *r, ext2_extent_handle_t h,
+			       ext2_ino_t ino, blk64_t lblk, blk64_t pblk,
+			       blk64_t len, int unwritten)
+{
+	struct ext2fs_extent x;
+
+	set_ext(&x, lblk, pblk, len, unwritten);
+	return tree_insert(r, h, ino, &x, NULL, 1);
 }
 
 /*
  * ext4_ext_replay_update_ex(): cut [@lblk, @lblk + @len) out of the extent
- * holding it (ext4_force_split_extent_at(), no merging) and give it @pblk
- * and the @unwritten state.
+ * of @ino's tree holding it (ext4_force_split_extent_at(), no merging) and
+ * give it @pblk and the @unwritten state.  Each cut inserts the part after
+ * it; a full leaf is split at the kernel's goals (tree_goals()), the split
+ * goal at the cut in the extent's old blocks (ext4_ext_find_goal() near
+ * the extent being cut).
  */
-static errcode_t update_ex(ext2_extent_handle_t h, blk64_t lblk,
-			   blk64_t len, int unwritten, blk64_t pblk)
+static errcode_t update_ex(struct fcr *r, ext2_extent_handle_t h,
+			   ext2_ino_t ino, blk64_t lblk, blk64_t len,
+			   int unwritten, blk64_t pblk)
 {
 	struct ext2fs_extent e, x;
 	blk64_t end;
@@ -528,7 +945,7 @@ static errcode_t update_ex(ext2_extent_handle_t h, blk64_t lblk,
 		if (retval)
 			return retval;
 		set_ext(&x, lblk, pblk, len, unwritten);
-		retval = ext2fs_extent_insert(h, EXT2_EXTENT_INSERT_AFTER, &x);
+		retval = tree_insert(r, h, ino, &x, &e, 0);
 	} else {
 		set_ext(&x, lblk, pblk, len, unwritten);
 		retval = ext2fs_extent_replace(h, 0, &x);
@@ -536,7 +953,7 @@ static errcode_t update_ex(ext2_extent_handle_t h, blk64_t lblk,
 	if (!retval && lblk + len < end) {
 		set_ext(&x, lblk + len, e.e_pblk + (lblk + len - e.e_lblk),
 			end - lblk - len, uw);
-		retval = ext2fs_extent_insert(h, EXT2_EXTENT_INSERT_AFTER, &x);
+		retval = tree_insert(r, h, ino, &x, &e, 0);
 	}
 	if (!retval)
 		retval = ext2fs_extent_fix_parents(h);
@@ -721,17 +1138,18 @@ static errcode_t replay_add_range(struct fcr *r, struct e4_fc_tag *t)
 		want = t->pblk + (cur - start);
 		if (!m.mapped) {
 			/* range not mapped: a new extent */
-			retval = insert_extent(r, h, cur, want, m.len,
+			retval = insert_extent(r, h, t->ino, cur, want, m.len,
 					       t->unwritten);
 		} else if (want != m.pblk) {
 			/* mapped elsewhere: remap, free the old blocks */
-			retval = update_ex(h, cur, m.len, t->unwritten, want);
+			retval = update_ex(r, h, t->ino, cur, m.len,
+					   t->unwritten, want);
 			if (!retval)
 				mark_bb(r, m.pblk, m.len, 0);
 		} else {
 			/* mapped here: a state change (or none) */
-			retval = update_ex(h, cur, m.len, t->unwritten,
-					   m.pblk);
+			retval = update_ex(r, h, t->ino, cur, m.len,
+					   t->unwritten, m.pblk);
 			if (!retval)
 				retval = shrink_inode(r, h, start + t->count);
 		}
@@ -1039,11 +1457,13 @@ static errcode_t init_new_dir(struct fcr *r, ext2_ino_t ino,
 	if (!retval && m.mapped) {
 		pblk = m.pblk;
 	} else if (!retval) {
-		retval = fc_simple_alloc(fs, ext2fs_find_inode_goal(fs, ino,
-					I(buf), 0), &pblk);
+		/* ext4_append() -> ext4_ext_map_blocks(): the goal is
+		 * ext4_ext_find_goal() of block 0 */
+		retval = fc_simple_alloc(fs, find_goal_at(fs, h, ino, 0),
+					 &pblk);
 		if (!retval) {
 			ext2fs_block_alloc_stats2(fs, pblk, +1);
-			retval = insert_extent(r, h, 0, pblk, 1, 0);
+			retval = insert_extent(r, h, ino, 0, pblk, 1, 0);
 		}
 	}
 	if (h)

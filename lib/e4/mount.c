@@ -185,22 +185,15 @@ errcode_t e4_mount_decide(ext2_filsys fs, errcode_t jopen_err,
 	return 0;
 }
 
-/* The orphan cleanup after the replay, as the mount (orphan.c): the fs
- * re-read from the disk first (the replay wrote it in place). */
-static errcode_t orphans(ext2_filsys fs, struct e4_mount_result *res)
+/* The orphan cleanup after the replay, as the mount (orphan.c). */
+static errcode_t orphans(ext2_filsys fs, const struct e4_plan *p,
+			 struct e4_mount_result *res)
 {
-	errcode_t retval;
+	errcode_t retval, sb_err = 0;
 
-	retval = e4_fs_reload(fs);
-	if (!retval)
-		retval = e4_orphan_cleanup(fs, (uint32_t)time(NULL),
-					   &res->orphans);
-	fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
-	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
-	if (!retval && (fs->flags & (EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
-				     EXT2_FLAG_IB_DIRTY)))
-		retval = ext2fs_flush(fs);
-	if (!retval)
+	retval = e4_orphan_mount(fs, p, NULL, (uint32_t)time(NULL), 0,
+				 &res->orphans, &sb_err);
+	if (!retval && !sb_err)
 		res->orphans_done = 1;
 	return retval;
 }
@@ -288,7 +281,7 @@ errcode_t e4_mount_recover(e4_journal_t j, unsigned int flags,
 	res->replayed = 1;
 	res->errno_cleared = res->decision.errno_carry;
 	if (!(flags & E4_RECOVER_JOURNAL_ONLY))
-		retval = orphans(fs, res);
+		retval = orphans(fs, p, res);
 stop:
 	r2 = e4_mmp_stop(fs, &res->mmp);
 	if (!retval || (res->journal_kept && retval == res->decision.why))

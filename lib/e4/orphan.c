@@ -533,3 +533,56 @@ errcode_t e4_orphan_preview(ext2_filsys fs, const struct e4_plan *plan,
 	e4_state_free(&map);
 	return retval;
 }
+
+/* The replayed superblock is one no open can follow (the fs as the replay
+ * left it, not a failure of the cleanup itself). */
+static int sb_unusable(errcode_t retval)
+{
+	switch (retval) {
+	case E4_ERR_SB_LAYOUT:
+	case EXT2_ET_BAD_MAGIC:
+	case EXT2_ET_CORRUPT_SUPERBLOCK:
+	case EXT2_ET_SB_CSUM_INVALID:
+	case EXT2_ET_UNSUPP_FEATURE:
+	case EXT2_ET_RO_UNSUPP_FEATURE:
+	case EXT2_ET_REV_TOO_HIGH:
+	case EXT2_ET_GDESC_BAD_BLOCK_MAP:
+	case EXT2_ET_GDESC_BAD_INODE_MAP:
+	case EXT2_ET_GDESC_BAD_INODE_TABLE:
+	case EXT2_ET_BAD_DESC_SIZE:
+		return 1;
+	}
+	return 0;
+}
+
+errcode_t e4_orphan_mount(ext2_filsys fs, const struct e4_plan *plan,
+			  struct e4_fc_state *fcst, uint32_t now,
+			  unsigned int flags, struct e4_orphan_result *res,
+			  errcode_t *sb_err)
+{
+	errcode_t retval;
+
+	e4_error_tables_init();
+	memset(res, 0, sizeof(*res));
+	*sb_err = 0;
+	if (flags & E4_ORPHAN_PREVIEW)
+		retval = e4_orphan_preview(fs, plan, fcst, now, res);
+	else
+		retval = e4_fs_reload(fs);	/* the replay wrote in place */
+	if (sb_unusable(retval)) {
+		/* the kernel's mount, reading it next, fails there too */
+		*sb_err = retval;
+		return 0;
+	}
+	if (flags & E4_ORPHAN_PREVIEW)
+		return retval;
+	if (!retval)
+		retval = e4_orphan_cleanup(fs, now, res);
+	fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
+	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
+	/* nothing cleaned, nothing written */
+	if (!retval && (fs->flags & (EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
+				     EXT2_FLAG_IB_DIRTY)))
+		retval = ext2fs_flush(fs);
+	return retval;
+}

@@ -229,18 +229,35 @@ out:
  */
 static errcode_t sb_io(ext2_filsys fs, unsigned char *buf, int write)
 {
-	errcode_t retval, r2;
+	/*
+	 * Through the fs's own block size: the superblock's bytes
+	 * 1024..2047 read (and written back) with the fs block holding
+	 * them.  Not with a 1 KiB block size on the channel: libext2fs's
+	 * undo io_manager takes the block size of its first write as the
+	 * undo file's, and an undo file of 1 KiB blocks under a 4 KiB fs
+	 * is replayed by e2undo to the wrong places (a replay that writes
+	 * only superblocks left the image unrestorable).
+	 */
+	unsigned int bs = fs->blocksize;
+	blk64_t blk = SUPERBLOCK_OFFSET / bs;
+	unsigned int off = SUPERBLOCK_OFFSET % bs;
+	unsigned char *b = NULL;
+	errcode_t retval;
 
-	retval = io_channel_set_blksize(fs->io, SUPERBLOCK_OFFSET);
-	if (!retval)
-		retval = write ?
-			io_channel_write_blk64(fs->io, 1, -SUPERBLOCK_SIZE,
-					       buf) :
-			io_channel_read_blk64(fs->io, 1, -SUPERBLOCK_SIZE, buf);
-	r2 = io_channel_set_blksize(fs->io, (int)fs->blocksize);
-	if (!retval && write)
-		retval = io_channel_flush(fs->io);
-	return retval ? retval : r2;
+	retval = ext2fs_get_mem(bs, &b);
+	if (retval)
+		return retval;
+	retval = io_channel_read_blk64(fs->io, blk, 1, b);
+	if (!retval && write) {
+		memcpy(b + off, buf, SUPERBLOCK_SIZE);
+		retval = io_channel_write_blk64(fs->io, blk, 1, b);
+		if (!retval)
+			retval = io_channel_flush(fs->io);
+	} else if (!retval) {
+		memcpy(buf, b + off, SUPERBLOCK_SIZE);
+	}
+	ext2fs_free_mem(&b);
+	return retval;
 }
 
 /* Superblock field offsets (bytes) used on the raw copy. */
@@ -424,10 +441,16 @@ static errcode_t journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	return retval;
 }
 
-/* The caller's @ures checked, then filled from a result of this libe4's
- * size (e4_replay_result_init()). */
-errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
-			    struct e4_replay_result *ures)
+/*
+ * The public replays: the caller's @ures checked by its size, then
+ * filled up to it from a result of this libe4's size
+ * (e4_replay_result_init()).
+ */
+static errcode_t user_result(errcode_t (*fn)(e4_journal_t,
+					     struct e4_jscan *,
+					     struct e4_replay_result *),
+			     e4_journal_t j, struct e4_jscan *scan,
+			     struct e4_replay_result *ures)
 {
 	struct e4_replay_result res;
 	errcode_t retval;
@@ -437,9 +460,15 @@ errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
 	if (retval)
 		return retval;
 	e4_replay_result_init(&res, sizeof(res));
-	retval = journal_replay(j, scan, &res);
+	retval = fn(j, scan, &res);
 	e4_struct_out(ures, &res, sizeof(res));
 	return retval;
+}
+
+errcode_t e4_journal_replay(e4_journal_t j, struct e4_jscan *scan,
+			    struct e4_replay_result *ures)
+{
+	return user_result(journal_replay, j, scan, ures);
 }
 
 errcode_t e4_plan_replay(const struct e4_plan *p,
@@ -692,22 +721,10 @@ errcode_t e4_fs_reload(ext2_filsys fs)
 static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,
 				 struct e4_replay_result *res);
 
-/* The caller's @ures checked, then filled from a result of this libe4's
- * size (e4_replay_result_init()). */
 errcode_t e4_journal_recover(e4_journal_t j, struct e4_jscan *scan,
 			     struct e4_replay_result *ures)
 {
-	struct e4_replay_result res;
-	errcode_t retval;
-
-	e4_error_tables_init();
-	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
-	if (retval)
-		return retval;
-	e4_replay_result_init(&res, sizeof(res));
-	retval = journal_recover(j, scan, &res);
-	e4_struct_out(ures, &res, sizeof(res));
-	return retval;
+	return user_result(journal_recover, j, scan, ures);
 }
 
 static errcode_t journal_recover(e4_journal_t j, struct e4_jscan *scan,

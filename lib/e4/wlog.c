@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "e4.h"
+#include "e4_int.h"
 
 static uint64_t get_le64(const unsigned char *p)
 {
@@ -361,4 +362,56 @@ errcode_t e4_wlog_read_data(e4_wlog_t log, const struct e4_wlog_entry *e,
 		memcpy(buf, tmp + (off - first), len);
 	ext2fs_free_mem(&tmp);
 	return retval;
+}
+
+errcode_t e4_wlog_flushes(const struct e4_wlog *log, int64_t **ret,
+			  size_t *n)
+{
+	size_t k = 0;
+	uint64_t i;
+	errcode_t retval;
+
+	*ret = NULL;
+	*n = 0;
+	for (i = 0; i < log->nr_entries; i++)
+		k += !!(log->ents[i].flags & E4_WLOG_FLUSH);
+	if (!k)
+		return 0;
+	retval = ext2fs_get_array(k, sizeof(**ret), ret);
+	if (retval)
+		return retval;
+	for (i = 0; i < log->nr_entries; i++)
+		if (log->ents[i].flags & E4_WLOG_FLUSH)
+			(*ret)[(*n)++] = (int64_t)i;
+	return 0;
+}
+
+/* Index of the first of the @n sorted @fl that is > @v. */
+static size_t upper(const int64_t *fl, size_t n, int64_t v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fl[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int64_t e4_wlog_flush_next(const int64_t *fl, size_t n, int64_t after)
+{
+	size_t i = upper(fl, n, after);
+
+	return i < n ? fl[i] : INT64_MAX;
+}
+
+int64_t e4_wlog_flush_prev(const int64_t *fl, size_t n, int64_t entry)
+{
+	size_t i = upper(fl, n, entry - 1);	/* first >= entry */
+
+	return i ? fl[i - 1] : -1;
 }

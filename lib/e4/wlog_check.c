@@ -663,17 +663,7 @@ static const struct arun *attr_find(struct ctx *c, ext2_ino_t ino,
 /* First FLUSH entry after @after, or INT64_MAX. */
 static int64_t next_flush(struct ctx *c, int64_t after)
 {
-	size_t lo = 0, hi = c->nflushes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->flushes[mid] <= after)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nflushes ? c->flushes[lo] : INT64_MAX;
+	return e4_wlog_flush_next(c->flushes, c->nflushes, after);
 }
 
 /* Bit @bit went 1 (c->buf, S_(k-1)) -> 0 (c->buf2, S_k). */
@@ -1300,18 +1290,9 @@ errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
 	retval = load_base(&c);
 	if (retval)
 		goto out;
-	for (i = 0; i < c.log->nr_entries; i++)
-		if (c.log->ents[i].flags & E4_WLOG_FLUSH)
-			c.nflushes++;
-	if (c.nflushes) {
-		retval = ext2fs_get_array(c.nflushes, sizeof(*c.flushes),
-					  &c.flushes);
-		if (retval)
-			goto out;
-	}
-	for (i = 0, c.nflushes = 0; i < c.log->nr_entries; i++)
-		if (c.log->ents[i].flags & E4_WLOG_FLUSH)
-			c.flushes[c.nflushes++] = (int64_t)i;
+	retval = e4_wlog_flushes(c.log, &c.flushes, &c.nflushes);
+	if (retval)
+		goto out;
 
 	for (i = 0; i < c.log->nr_entries; i++) {
 		const struct e4_wlog_entry *e = &c.log->ents[i];

@@ -444,6 +444,9 @@ static errcode_t add_violation(struct dctx *c, int field, const char *path,
 	}
 	rep->nv++;
 	c->pr->nv++;
+	/* lost as the promised state is: no entry makes the difference */
+	if (field == E4_WLOG_D_UNRECOVERABLE && want)
+		return 0;
 	if (field == E4_WLOG_D_DATA)
 		data_missing(c, ino, v);
 	if (!v->nmissing_total)
@@ -936,7 +939,8 @@ static errcode_t check_promise(struct dctx *c, size_t i)
 				goto out;
 		}
 		retval = add_violation(c, E4_WLOG_D_UNRECOVERABLE, pr->path,
-				       ino, 0, 0, (uint64_t)p.fail, 0, 0);
+				       ino, 0, (uint64_t)o.fail,
+				       (uint64_t)p.fail, 0, 0);
 		goto out;
 	}
 	/* The promised state, first at the parent's last promise. */

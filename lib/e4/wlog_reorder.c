@@ -55,33 +55,13 @@ struct rctx {
 /* First FLUSH entry after @after, or INT64_MAX. */
 static int64_t flush_after(const struct rctx *c, int64_t after)
 {
-	size_t lo = 0, hi = c->nflushes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->flushes[mid] <= after)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nflushes ? c->flushes[lo] : INT64_MAX;
+	return e4_wlog_flush_next(c->flushes, c->nflushes, after);
 }
 
 /* The last FLUSH entry before @entry, or -1. */
 static int64_t flush_before(const struct rctx *c, int64_t entry)
 {
-	size_t lo = 0, hi = c->nflushes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->flushes[mid] < entry)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? c->flushes[lo - 1] : -1;
+	return e4_wlog_flush_prev(c->flushes, c->nflushes, entry);
 }
 
 /* Is write @w durable once the commit write @commit completed: FUA, or a
@@ -393,17 +373,9 @@ errcode_t e4_wlog_reorder(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 		retval = EXT2_ET_INVALID_ARGUMENT;
 		goto out;
 	}
-	for (i = 0; i < c.log->nr_entries; i++)
-		c.nflushes += !!(c.log->ents[i].flags & E4_WLOG_FLUSH);
-	if (c.nflushes) {
-		retval = ext2fs_get_array(c.nflushes, sizeof(*c.flushes),
-					  &c.flushes);
-		if (retval)
-			goto out;
-	}
-	for (i = 0, c.nflushes = 0; i < c.log->nr_entries; i++)
-		if (c.log->ents[i].flags & E4_WLOG_FLUSH)
-			c.flushes[c.nflushes++] = (int64_t)i;
+	retval = e4_wlog_flushes(c.log, &c.flushes, &c.nflushes);
+	if (retval)
+		goto out;
 
 	retval = e4_wlog_check_newblk(d, &co, on_newblk, &c, &rr->rep);
 	if (retval)

@@ -1021,58 +1021,24 @@ int e4s_mmp_refuse(struct e4s_replay *run)
  * it on the replayed fs and flush; with -n preview it on S_n.  Returns
  * the exit bits; prints one line per problem.
  */
-/* The replayed superblock is one no open can follow (the fs as the
- * replay left it, not a failure of the cleanup itself). */
-static int sb_unusable(errcode_t retval)
-{
-	switch (retval) {
-	case E4_ERR_SB_LAYOUT:
-	case EXT2_ET_BAD_MAGIC:
-	case EXT2_ET_CORRUPT_SUPERBLOCK:
-	case EXT2_ET_SB_CSUM_INVALID:
-	case EXT2_ET_UNSUPP_FEATURE:
-	case EXT2_ET_RO_UNSUPP_FEATURE:
-	case EXT2_ET_REV_TOO_HIGH:
-	case EXT2_ET_GDESC_BAD_BLOCK_MAP:
-	case EXT2_ET_GDESC_BAD_INODE_MAP:
-	case EXT2_ET_GDESC_BAD_INODE_TABLE:
-	case EXT2_ET_BAD_DESC_SIZE:
-		return 1;
-	}
-	return 0;
-}
-
 static int orphan_run(const char *prog, const struct e4s_req *o,
 		      ext2_filsys fs, const struct e4_plan *plan,
 		      struct e4s_replay *run)
 {
-	uint32_t now = (uint32_t)time(NULL);
-	errcode_t retval;
+	errcode_t retval, sb_err = 0;
 
-	if (o->dry_run)
-		retval = e4_orphan_preview(fs, plan, run->fcst, now,
-					   &run->orph);
-	else
-		retval = e4_fs_reload(fs);
-	if (sb_unusable(retval)) {
+	retval = e4_orphan_mount(fs, plan, run->fcst, (uint32_t)time(NULL),
+				 o->dry_run ? E4_ORPHAN_PREVIEW : 0,
+				 &run->orph, &sb_err);
+	if (sb_err) {
 		/* The replay wrote a superblock this open cannot follow;
 		 * the kernel's mount, reading it next, fails there too: no
 		 * orphan cleanup on it. */
-		com_err(prog, retval, "after replaying the journal of %s: no "
+		com_err(prog, sb_err, "after replaying the journal of %s: no "
 			"orphan cleanup %s (e2fsck -f checks what the replay "
 			"wrote)", o->target ? o->target : o->device,
 			o->dry_run ? "would be done" : "done");
 		return 0;
-	}
-	if (!o->dry_run) {
-		if (!retval)
-			retval = e4_orphan_cleanup(fs, now, &run->orph);
-		fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
-		fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
-		/* nothing cleaned, nothing written */
-		if (!retval && (fs->flags & (EXT2_FLAG_DIRTY |
-		    EXT2_FLAG_BB_DIRTY | EXT2_FLAG_IB_DIRTY)))
-			retval = ext2fs_flush(fs);
 	}
 	if (retval) {
 		com_err(prog, retval, "while cleaning up the orphan inodes "

@@ -1130,6 +1130,13 @@ static void print_dviolation_text(const struct e4_wlog_promise *pr,
 		printf("unrecoverable: the durable state's journal does not "
 		       "recover (%s): every promise lost",
 		       error_message((errcode_t)v->got));
+		if (v->want == v->got)
+			printf("; the promised state does not recover "
+			       "either");
+		else if (v->want)
+			printf("; the promised state does not recover "
+			       "either (%s)",
+			       error_message((errcode_t)v->want));
 		print_missing_text(v);
 		printf("\n");
 		return;
@@ -1297,6 +1304,12 @@ static void print_durable_json(const struct e4s_wlog_input *in,
 			case E4_WLOG_D_UNRECOVERABLE:
 				e4s_json_str(&js, "error", error_message(
 						     (errcode_t)v->got));
+				if (v->want)
+					e4s_json_str(&js, "promised_error",
+						     error_message((errcode_t)
+								   v->want));
+				else
+					e4s_json_null(&js, "promised_error");
 				break;
 			case E4_WLOG_D_DATA:
 				e4s_json_u64(&js, "offset", v->off);

@@ -11,9 +11,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 # mount_img mounted, runs what the test registered with at_exit (newest
 # first: a loop device is detached after the mount that used it), then
 # removes in_tmpfs's directory.  A test adds to it, never sets its own.
-E4_ATEXIT="" E4_TMPFS=""
+# The script's exit status is in $E4_RC while they run.  E4_OUTDIR is
+# the test's own directory (run-tests' tests/out/NAME, kept when the test
+# fails), whatever in_tmpfs makes $T.
+E4_ATEXIT="" E4_TMPFS="" E4_RC=0 E4_OUTDIR=${T:-$PWD}
 at_exit() { E4_ATEXIT="$1${E4_ATEXIT:+; $E4_ATEXIT}"; }
 e4_exit() {
+	E4_RC=$?
 	set +e
 	cleanup_mounts
 	eval "$E4_ATEXIT"
@@ -201,6 +205,30 @@ in_tmpfs() {
 	E4_TMPFS=$(mktemp -d /dev/shm/e4test.XXXXXX) || { E4_TMPFS=""; return 0; }
 	T=$E4_TMPFS
 	cd "$T"
+}
+
+# keep_on_failure PATTERN...: when the script fails (an exit status but
+# 0 and 77), copy what each PATTERN names (a path or a glob, relative to
+# the directory keep_on_failure is called in, expanded at exit) into
+# $E4_KEEP_DIR (default $E4_OUTDIR/kept) and say where: what a failure
+# depends on that the test made itself (a fresh recording, an image)
+# survives in_tmpfs's directory, for the log's reader and for CI.
+keep_on_failure() {
+	_kd=${E4_KEEP_DIR:-$E4_OUTDIR/kept}
+	for _p in "$@"; do
+		at_exit "keep_path '$(pwd)' '$_p' '$_kd'"
+	done
+}
+keep_path() {
+	case $E4_RC in 0|77) return 0 ;; esac
+	(cd "$1" 2>/dev/null || exit 0
+	_n=0
+	for _f in $2; do
+		[ -e "$_f" ] || continue
+		mkdir -p "$3" && cp -a "$_f" "$3/" && _n=$((_n + 1))
+	done
+	[ $_n = 0 ] ||
+		echo "KEPT (the test failed, rc $E4_RC): $1/$2 in $3/ ($_n)")
 }
 
 # info NAME KEY: the value of KEY= in tests/images/NAME.info (empty if none).
