@@ -252,6 +252,16 @@ void e4_jview_unpin(struct e4_jview *v);
 /* e4_jview_close() - unmap and free @v (NULL: nothing). */
 void e4_jview_close(struct e4_jview *v);
 
+/*
+ * e4_wlog_dev_take_error() - the first error reading LOG or BASE (not a
+ * read past the device's end) that @d met since the last call, cleared;
+ * 0 if none.  A caller whose reader turns an I/O error into a verdict
+ * (the journal scan: "jblock unreadable, recovery fails") asks it after
+ * each such read, so a read error of the inputs stops the check instead.
+ */
+struct e4_wlog_dev;
+errcode_t e4_wlog_dev_take_error(struct e4_wlog_dev *d);
+
 /* ---- wlog.c: the FLUSH index of a write log ------------------------------ */
 
 /*

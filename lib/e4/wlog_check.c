@@ -114,6 +114,8 @@ struct rstate {
 					 * (rp.st), the overlay and the fs
 					 * of S_k (rp.fs) */
 	errcode_t		jerr;	/* journal open error (none: 0) */
+	int			borrowed;	/* dfs, rp.j, rp.scan and
+					 * rp.plan are another state's */
 };
 
 /* A run of new initialized mappings a commit made (attribution). */
@@ -158,6 +160,12 @@ struct ctx {
 	e4_wlog_newblk_fn	nb_fn;		/* e4_wlog_check_newblk() */
 	void			*nb_priv;
 	int			fc_warned, unreplayable_warned;
+	struct rstate		keep;		/* the last device opened,
+						 * while it may serve again */
+	int64_t			keep_point;	/* its point; -2: none */
+	struct hmap		ok;		/* pblk -> after + 1: every
+						 * sector written since @after
+						 * (stays true at later points) */
 	/* the point being checked */
 	struct rstate		*cur;
 	int64_t			point;
@@ -217,6 +225,12 @@ static errcode_t unchecked(struct ctx *c, int64_t entry, uint32_t tid,
 
 static void rstate_close(struct rstate *r)
 {
+	if (r->borrowed) {
+		r->rp.j = NULL;
+		r->rp.scan = NULL;
+		r->rp.plan = NULL;
+		r->dfs = NULL;
+	}
 	e4_replayed_close(&r->rp);
 	if (r->dfs)
 		ext2fs_close_free(&r->dfs);
@@ -233,6 +247,7 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 	errcode_t retval;
 
 	memset(r, 0, sizeof(*r));
+	e4_wlog_dev_take_error(c->d);
 	retval = ext2fs_open2(e4_wlog_dev_name(c->d), "", EXT2_FLAG_64BITS |
 			      EXT2_FLAG_SKIP_MMP |
 			      EXT2_FLAG_IGNORE_CSUM_ERRORS, 0, 0,
@@ -244,6 +259,15 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 		return EXT2_ET_CORRUPT_SUPERBLOCK;
 	}
 	r->jerr = e4_journal_open(r->dfs, NULL, 0, &r->rp.j);
+	/* A read error of LOG or BASE is no verdict on the journal. */
+	retval = e4_wlog_dev_take_error(c->d);
+	if (retval) {
+		if (r->rp.j)
+			e4_journal_close(r->rp.j);
+		r->rp.j = NULL;
+		rstate_close(r);
+		return retval;
+	}
 	if (r->jerr) {
 		if (r->rp.j)
 			e4_journal_close(r->rp.j);
@@ -255,9 +279,80 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 		retval = e4_plan_build(r->rp.j, r->rp.scan, &r->rp.plan);
 	if (!retval)
 		retval = e4_state_init(r->rp.plan, &r->rp.st);
+	if (!retval)
+		retval = e4_wlog_dev_take_error(c->d);
 	if (retval)
 		rstate_close(r);
 	return retval;
+}
+
+/* Does any entry in (@from, @to] write or discard? */
+static int dev_moved(const struct ctx *c, int64_t from, int64_t to)
+{
+	int64_t i;
+
+	for (i = from + 1; i <= to; i++)
+		if (c->log->ents[i].nr_sectors)
+			return 1;
+	return 0;
+}
+
+/*
+ * Open the device at @point into @r: the kept one (c->keep) when no
+ * entry since its point wrote or discarded anything -- the same bytes,
+ * so the same fs, journal, scan and plan -- else afresh.  Points come in
+ * pairs about each commit write (its data and log blocks flushed; the
+ * commit block, then a flush), and the commit write's own state is the
+ * one of the flush after it: one scan of the log instead of two.
+ */
+static errcode_t rstate_get(struct ctx *c, struct rstate *r, int64_t point)
+{
+	errcode_t retval;
+
+	retval = e4_wlog_dev_set_point(c->d, point);
+	if (retval)
+		return retval;
+	if (c->keep_point >= -1 && c->keep_point <= point &&
+	    !dev_moved(c, c->keep_point, point)) {
+		*r = c->keep;
+		memset(&c->keep, 0, sizeof(c->keep));
+		c->keep_point = -2;
+		return 0;
+	}
+	if (c->keep_point >= -1)
+		rstate_close(&c->keep);
+	c->keep_point = -2;
+	return rstate_open_dev(c, r);
+}
+
+/* Done with @r (opened by rstate_get() at @point): keep it for the next
+ * point if it is still the device's fs, journal, scan and plan alone. */
+static void rstate_put(struct ctx *c, struct rstate *r, int64_t point)
+{
+	if (r->dfs && !r->borrowed && !r->jerr && r->rp.j && r->rp.scan &&
+	    r->rp.plan && !r->rp.fcst && !r->rp.ovl_io) {
+		if (c->keep_point >= -1)
+			rstate_close(&c->keep);
+		c->keep = *r;
+		c->keep_point = point;
+		memset(r, 0, sizeof(*r));
+		return;
+	}
+	rstate_close(r);
+}
+
+/* A second state over @r's device, journal, scan and plan (its own
+ * S_k, overlay and fs). */
+static errcode_t rstate_borrow(struct rstate *r, struct rstate *from)
+{
+	memset(r, 0, sizeof(*r));
+	r->borrowed = 1;
+	r->dfs = from->dfs;
+	r->jerr = from->jerr;
+	r->rp.j = from->rp.j;
+	r->rp.scan = from->rp.scan;
+	r->rp.plan = from->rp.plan;
+	return e4_state_init(r->rp.plan, &r->rp.st);
 }
 
 /* Make r->rp.fs state S_k of the scan (S_0: the device). */
@@ -717,9 +812,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 	tx->commit_entry = commit;
 	memset(&prev, 0, sizeof(prev));
 	memset(&cur, 0, sizeof(cur));
-	retval = e4_wlog_dev_set_point(c->d, commit);
-	if (!retval)
-		retval = rstate_open_dev(c, &cur);
+	retval = rstate_get(c, &cur, commit);
 	if (retval)
 		return retval;
 	if (!cur.rp.j || cur.rp.scan->fail) {
@@ -743,7 +836,7 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 		goto out;
 	}
 	tx->committed = 1;
-	retval = rstate_open_dev(c, &prev);
+	retval = rstate_borrow(&prev, &cur);
 	if (!retval)
 		retval = rstate_open_k(c, &prev, k);
 	if (!retval)
@@ -876,7 +969,7 @@ out:
 	if (pj)
 		e4_journal_close(pj);
 	rstate_close(&prev);
-	rstate_close(&cur);
+	rstate_put(c, &cur, commit);
 	return retval;
 }
 
@@ -907,20 +1000,28 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 		return 0;
 	for (i = 0; i < r->len; i++) {
 		blk64_t l = r->lblk + i, p = r->pblk + i;
-		const struct arun *at = attr_find(c, r->ino, l);
 		struct e4_wlog_finding f;
 		int64_t after, ent;
 		uint64_t s;
 		int ok = 1;
 
+		const struct arun *at;
+		const struct kv *okv;
+
 		c->blocks++;
-		if (at && (at->pblk + (l - at->lblk) != p || at->gen != gen))
-			at = NULL;	/* not this mapping */
 		if (p >= c->nblocks || replayed_copy(c->cur, p))
 			continue;	/* outside (order.c's), replayed */
 		/* Written since it last became free: since the commit
 		 * write freeing it, else since BASE. */
 		after = freed_at(c, p) - 1;
+		/* Found so at an earlier point, for the same @after: every
+		 * sector's newest write at a later point is no older. */
+		okv = hfind(&c->ok, p);
+		if (okv && okv->a == (uint64_t)(after + 1))
+			continue;
+		at = attr_find(c, r->ino, l);
+		if (at && (at->pblk + (l - at->lblk) != p || at->gen != gen))
+			at = NULL;	/* not this mapping */
 		/* In use in BASE, never freed since, and no commit mapped
 		 * it anew: the mapping BASE had. */
 		if (!at && after < 0 &&
@@ -932,8 +1033,12 @@ static int point_ext_cb(ext2_filsys fs, const struct e4_extent_rec *r,
 
 			ok = src != E4_WLOG_SRC_BASE && ent > after;
 		}
-		if (ok)
+		if (ok) {
+			pa->err = hput(&c->ok, p, (uint64_t)(after + 1), 0);
+			if (pa->err)
+				return 1;
 			continue;
+		}
 		memset(&f, 0, sizeof(f));
 		f.kind = E4_WLOG_STALE;
 		if (at) {
@@ -1033,9 +1138,7 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 			return retval;
 	}
 	c->npend = 0;
-	retval = e4_wlog_dev_set_point(c->d, entry);
-	if (!retval)
-		retval = rstate_open_dev(c, &r);
+	retval = rstate_get(c, &r, entry);
 	if (retval)
 		return retval;
 	if (!r.jerr && r.rp.j)
@@ -1130,7 +1233,7 @@ out:
 	pt->nf = rep->nf - c->first_f;
 	if (pt->nf > 1)
 		qsort(rep->f + pt->first_f, pt->nf, sizeof(*rep->f), fcmp);
-	rstate_close(&r);
+	rstate_put(c, &r, entry);
 	return retval;
 }
 
@@ -1179,6 +1282,7 @@ errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
 	c.last_mark = -1;
 	c.nb_fn = fn;
 	c.nb_priv = priv;
+	c.keep_point = -2;
 	retval = ext2fs_get_memzero(sizeof(*rep), &rep);
 	if (retval)
 		return retval;
@@ -1248,9 +1352,12 @@ errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
 		}
 	}
 out:
+	if (c.keep_point >= -1)
+		rstate_close(&c.keep);
 	if (c.base_used)
 		ext2fs_free_block_bitmap(c.base_used);
 	hfree(&c.attr_head);
+	hfree(&c.ok);
 	ext2fs_free_mem(&c.attr);
 	ext2fs_free_mem(&c.rel);
 	ext2fs_free_mem(&c.flushes);

@@ -65,6 +65,17 @@ struct e4_wlog_dev {
 	io_channel	pre_ch;
 	e4_wlog_t	pre_log;	/* the slice before the start */
 	int		own_log;	/* @log is our slice */
+	uint32_t	*pos;		/* per slot of h[]: how many of its
+					 * writes are at or before pos_point
+					 * (NULL: not kept, e.g. a clone) */
+	int64_t		pos_point;
+	unsigned int	pos_resets;	/* long backward moves so far */
+	unsigned char	*cdata;		/* block cache: NCACHE blocks of
+					 * CBLK bytes at pos_point, direct
+					 * mapped (NULL: none) */
+	uint64_t	*ctag;		/* block + 1 each slot holds, 0 none */
+	errcode_t	read_err;	/* first LOG or BASE read error since
+					 * e4_wlog_dev_take_error() */
 	char		name[48];
 };
 
@@ -147,6 +158,91 @@ static int dis_cmp(const void *a, const void *b)
 	return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
+/*
+ * The cursor: pos[] follows the point as it moves, so that the newest
+ * write of a sector at the current point is one hash lookup, not a
+ * binary search of its list.  A check walking the points in order pays
+ * each logged sector once over the whole log; a move back steps back
+ * the same way, and a long one (more than POS_BACK entries) restarts
+ * from BASE -- after POS_MAX_RESETS of them the cursor is dropped (a
+ * caller jumping about gets the binary search, as before).
+ */
+#define POS_BACK	65536
+#define POS_MAX_RESETS	8
+
+/*
+ * The block cache: the device's blocks as read at the cursor's point,
+ * CBLK bytes each, NCACHE of them direct mapped by block number (16 MiB,
+ * touched as used: a journal of up to 16 MiB and the metadata the states
+ * read again at every point).  The cursor drops a block whenever an
+ * entry it steps over writes or discards in it, so a cached block is
+ * always the device's at the point; a drop set clears it.  Only a
+ * device whose cursor is at its point uses it (not a clone).
+ */
+#define CBLK		4096
+#define NCACHE		4096
+
+static void cache_drop(struct e4_wlog_dev *d, uint64_t s0, uint64_t n)
+{
+	uint64_t b, b0, b1;
+
+	if (!d->ctag || !n)
+		return;
+	b0 = s0 * d->ss / CBLK;
+	b1 = ((s0 + n) * d->ss - 1) / CBLK;
+	if (b1 - b0 >= NCACHE) {
+		memset(d->ctag, 0, NCACHE * sizeof(*d->ctag));
+		return;
+	}
+	for (b = b0; b <= b1; b++)
+		if (d->ctag[b & (NCACHE - 1)] == b + 1)
+			d->ctag[b & (NCACHE - 1)] = 0;
+}
+
+static void cache_free(struct e4_wlog_dev *d)
+{
+	ext2fs_free_mem(&d->cdata);
+	ext2fs_free_mem(&d->ctag);
+}
+
+static void pos_step(struct e4_wlog_dev *d, uint64_t i, int dir)
+{
+	const struct e4_wlog_entry *e = &d->log->ents[i];
+	uint64_t s;
+
+	if (!e->nr_sectors)
+		return;
+	cache_drop(d, e->sector, e->nr_sectors);
+	if (e->flags & E4_WLOG_DISCARD)
+		return;
+	for (s = 0; s < e->nr_sectors; s++) {
+		struct hslot *h = slot_find(d, e->sector + s);
+
+		d->pos[h - d->h] += dir;
+	}
+}
+
+static void pos_move(struct e4_wlog_dev *d, int64_t point)
+{
+	if (!d->pos)
+		return;
+	if (point < d->pos_point && d->pos_point - point > POS_BACK) {
+		if (++d->pos_resets > POS_MAX_RESETS) {
+			ext2fs_free_mem(&d->pos);
+			cache_free(d);
+			return;
+		}
+		memset(d->pos, 0, (d->hmask + 1) * sizeof(*d->pos));
+		if (d->ctag)
+			memset(d->ctag, 0, NCACHE * sizeof(*d->ctag));
+		d->pos_point = -1;
+	}
+	while (d->pos_point < point)
+		pos_step(d, (uint64_t)++d->pos_point, 1);
+	while (d->pos_point > point)
+		pos_step(d, (uint64_t)d->pos_point--, -1);
+}
+
 static errcode_t build_index(struct e4_wlog_dev *d)
 {
 	e4_wlog_t log = d->log;
@@ -224,6 +320,16 @@ static errcode_t build_index(struct e4_wlog_dev *d)
 			d->hist[h->start + h->count++] = (uint32_t)i;
 		}
 	}
+	/* The cursor starts at BASE; without memory for it, lookups
+	 * search. */
+	d->pos_point = -1;
+	if (total && ext2fs_get_arrayzero(d->hmask + 1, sizeof(*d->pos),
+					  &d->pos))
+		d->pos = NULL;
+	if (d->pos && d->ss <= CBLK && CBLK % d->ss == 0 &&
+	    (ext2fs_get_array(NCACHE, CBLK, &d->cdata) ||
+	     ext2fs_get_arrayzero(NCACHE, sizeof(*d->ctag), &d->ctag)))
+		cache_free(d);
 	if (d->ndis > 1)
 		qsort(d->dis, d->ndis, sizeof(*d->dis), dis_cmp);
 	for (i = 0; i < d->ndis; i++)
@@ -282,6 +388,8 @@ void e4_wlog_dev_free(e4_wlog_dev_t d)
 		e4_wlog_close(d->pre_log);
 		if (d->own_log)
 			e4_wlog_close(d->log);
+		ext2fs_free_mem(&d->pos);
+		cache_free(d);
 	}
 	ext2fs_free_mem(&d->bounce);
 	ext2fs_free_mem(&d->drop_map);
@@ -303,6 +411,10 @@ errcode_t e4_wlog_dev_clone(e4_wlog_dev_t d, e4_wlog_dev_t *ret)
 	c->point = -1;
 	c->drop_map = NULL;
 	c->ndrop_set = 0;
+	c->pos = NULL;		/* the cursor and the cache are @d's */
+	c->cdata = NULL;
+	c->ctag = NULL;
+	c->read_err = 0;
 	retval = ext2fs_get_mem(c->ss, &c->bounce);
 	if (retval) {
 		ext2fs_free_mem(&c);
@@ -324,6 +436,8 @@ errcode_t e4_wlog_dev_set_point(e4_wlog_dev_t d, int64_t point)
 	if (point < -1 || (point >= 0 && (uint64_t)point >= d->log->nr_entries))
 		return EXT2_ET_INVALID_ARGUMENT;
 	d->point = point;
+	if (!d->shared)
+		pos_move(d, point);
 	return 0;
 }
 
@@ -338,6 +452,8 @@ errcode_t e4_wlog_dev_set_drop(e4_wlog_dev_t d, const uint64_t *ents,
 		if (ents[i] >= d->log->nr_entries ||
 		    (i && ents[i] <= ents[i - 1]))
 			return EXT2_ET_INVALID_ARGUMENT;
+	if (d->ctag && !d->shared)	/* other bytes from now on */
+		memset(d->ctag, 0, NCACHE * sizeof(*d->ctag));
 	if (!n) {
 		d->ndrop_set = 0;
 		return 0;
@@ -487,6 +603,10 @@ static int64_t latest_write(const struct e4_wlog_dev *d, uint64_t sector,
 	if (!h || point < 0)
 		return -1;
 	l = d->hist + h->start;
+	if (d->pos && point == d->pos_point) {
+		lo = d->pos[h - d->h];
+		goto found;
+	}
 	hi = h->count;
 	while (lo < hi) {	/* first element > point */
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -496,6 +616,7 @@ static int64_t latest_write(const struct e4_wlog_dev *d, uint64_t sector,
 		else
 			hi = mid;
 	}
+found:
 	while (lo && dropped(d, l[lo - 1]))
 		lo--;
 	return lo ? (int64_t)l[lo - 1] : -1;
@@ -672,18 +793,26 @@ static errcode_t read_sectors(struct e4_wlog_dev *d, uint64_t s0, uint64_t n,
 		}
 	}
 	ext2fs_free_mem(&near);
+	if (retval && !d->read_err)
+		d->read_err = retval;
 	return retval;
 }
 
-errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
-			   uint64_t len)
+errcode_t e4_wlog_dev_take_error(struct e4_wlog_dev *d)
 {
-	unsigned char *out = buf;
+	errcode_t err = d->read_err;
+
+	d->read_err = 0;
+	return err;
+}
+
+/* Bytes [@off, @off + @len) at the current point, uncached. */
+static errcode_t read_range(struct e4_wlog_dev *d, uint64_t off,
+			    unsigned char *out, uint64_t len)
+{
 	uint64_t ss = d->ss, s, head, n;
 	errcode_t retval;
 
-	if (off > d->dev_bytes || len > d->dev_bytes - off)
-		return EXT2_ET_SHORT_READ;
 	while (len) {
 		s = off / ss;
 		head = off % ss;
@@ -702,6 +831,45 @@ errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
 			if (retval)
 				return retval;
 		}
+		out += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
+			   uint64_t len)
+{
+	unsigned char *out = buf;
+	errcode_t retval;
+
+	if (off > d->dev_bytes || len > d->dev_bytes - off)
+		return EXT2_ET_SHORT_READ;
+	if (!d->ctag || d->shared || d->point != d->pos_point)
+		return read_range(d, off, out, len);
+	while (len) {
+		uint64_t b = off / CBLK, head = off % CBLK;
+		uint64_t n = CBLK - head < len ? CBLK - head : len;
+		size_t slot = b & (NCACHE - 1);
+		unsigned char *blk = d->cdata + slot * CBLK;
+
+		if ((b + 1) * CBLK > d->dev_bytes) {	/* a partial tail */
+			retval = read_range(d, off, out, n);
+		} else if (d->ctag[slot] == b + 1) {
+			memcpy(out, blk + head, n);
+			retval = 0;
+		} else {
+			d->ctag[slot] = 0;
+			retval = read_sectors(d, b * (CBLK / d->ss),
+					      CBLK / d->ss, blk);
+			if (!retval) {
+				d->ctag[slot] = b + 1;
+				memcpy(out, blk + head, n);
+			}
+		}
+		if (retval)
+			return retval;
 		out += n;
 		off += n;
 		len -= n;
