@@ -460,6 +460,20 @@ static errcode_t journal_replay(e4_journal_t j, struct e4_jscan *scan,
  * filled up to it from a result of this libe4's size
  * (e4_replay_result_init()).
  */
+static errcode_t user_result_in(struct e4_replay_result *res,
+				const struct e4_replay_result *ures)
+{
+	errcode_t retval;
+
+	e4_error_tables_init();
+	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	if (retval)
+		return retval;
+	e4_replay_result_init(res, sizeof(*res));
+	e4_replay_progress_in(res, ures);
+	return 0;
+}
+
 static errcode_t user_result(errcode_t (*fn)(e4_journal_t,
 					     struct e4_jscan *,
 					     struct e4_replay_result *),
@@ -469,12 +483,9 @@ static errcode_t user_result(errcode_t (*fn)(e4_journal_t,
 	struct e4_replay_result res;
 	errcode_t retval;
 
-	e4_error_tables_init();
-	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	retval = user_result_in(&res, ures);
 	if (retval)
 		return retval;
-	e4_replay_result_init(&res, sizeof(res));
-	e4_replay_progress_in(&res, ures);
 	retval = fn(j, scan, &res);
 	e4_struct_out(ures, &res, sizeof(res));
 	return retval;
@@ -514,12 +525,9 @@ static errcode_t plan_replay_user(const struct e4_plan *p,
 	struct e4_replay_result res;
 	errcode_t retval;
 
-	e4_error_tables_init();
-	retval = e4_struct_size_ok(ures->size, E4_REPLAY_RESULT_SIZE0);
+	retval = user_result_in(&res, ures);
 	if (retval)
 		return retval;
-	e4_replay_result_init(&res, sizeof(res));
-	e4_replay_progress_in(&res, ures);
 	retval = plan_replay(p, fcst, &res, mode);
 	e4_struct_out(ures, &res, sizeof(res));
 	return retval;
