@@ -42,6 +42,22 @@ all_images() {
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
+# noise FILE BYTES [SEED]: BYTES of pseudo-random data, the same on every
+# run for one SEED (default 1).  Use it, not /dev/urandom, for a file
+# whose content a tool inspects for signatures (libblkid finds a RAID
+# member in about one random 4 MiB file in 10^5; a seeded file either
+# always has one or never).
+noise() {
+	python3 -c 'import random, sys
+r = random.Random(int(sys.argv[3]))
+n = int(sys.argv[2])
+with open(sys.argv[1], "wb") as f:
+    while n > 0:
+        k = min(n, 1 << 20)
+        f.write(r.randbytes(k))
+        n -= k' "$1" "$2" "${3:-1}"
+}
+
 # assert_eq WHAT EXPECTED ACTUAL
 assert_eq() {
 	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
