@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <et/com_err.h>
 
 #include "e4debug.h"
@@ -36,8 +37,11 @@ void do_check_order(int argc, char **argv, int sci_idx, void *infop)
 		return;
 	retval = e4s_open_journal(argv[0], st->fs, st->journal_dev, 0, &j);
 	if (retval) {
+		char w[PATH_MAX + 64];
+
 		com_err(argv[0], retval, "while opening the journal of %s",
-			st->device);
+			e4s_journal_where(w, sizeof(w), st->device,
+					  st->journal_dev));
 		st->exit_status = 1;
 	} else if (e4s_replay_scan(argv[0], &r, j, &scan, &plan) ||
 		   (e4s_order_run(argv[0], &r, st->fs, plan, st->device) &

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,7 +104,12 @@ static int run(struct e4debug *st, const char *cmd, struct e4s_req *r,
 		goto out;
 	}
 	if (retval) {
-		rc = e4s_journal_open_failed(cmd, st->fs, retval, st->device);
+		char w[PATH_MAX + 64];
+
+		rc = e4s_journal_open_failed(cmd, st->fs, retval,
+					     e4s_journal_where(w, sizeof(w),
+							       st->device,
+							       st->journal_dev));
 		e4_journal_close(j);
 		goto out;
 	}
@@ -179,6 +185,18 @@ void do_logdump(int argc, char **argv, int sci_idx, void *infop)
 			fprintf(stderr, "%s: -i %u: no file system open to "
 				"find the inode in (open one, or use -b "
 				"BLOCK)\n", argv[0], r.ld_inode);
+		st->exit_status = 1;
+		return;
+	}
+	if (r.ld_block_set && !r.ld_inode && st->fs &&
+	    !e4s_is_journal_dev(st->fs) &&
+	    r.ld_block >= ext2fs_blocks_count(st->fs->super)) {
+		/* A block the journal could name but no fs block. */
+		fprintf(stderr, "%s: -b %llu: past the end of %s (%llu blocks "
+			"of %u bytes)\n", argv[0],
+			(unsigned long long)r.ld_block, st->device,
+			(unsigned long long)ext2fs_blocks_count(st->fs->super),
+			st->fs->blocksize);
 		st->exit_status = 1;
 		return;
 	}

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <et/com_err.h>
 
 #include "e4debug.h"
@@ -33,8 +34,11 @@ void do_jstats(int argc, char **argv, int sci_idx, void *infop)
 	}
 	retval = e4s_open_journal(argv[0], st->fs, st->journal_dev, 0, &j);
 	if (retval) {
+		char w[PATH_MAX + 64];
+
 		com_err(argv[0], retval, "while opening the journal of %s",
-			st->device);
+			e4s_journal_where(w, sizeof(w), st->device,
+					  st->journal_dev));
 		st->exit_status = 1;
 	} else if (e4s_stats_run(argv[0], &r, st->device, j) & ~4) {
 		st->exit_status = 1;	/* corruption alone is a finding */

@@ -56,7 +56,9 @@ int e4debug_check_fs_rw(struct e4debug *st, const char *cmd)
 		return 1;
 	if (st->rw)
 		return 0;
-	com_err(cmd, 0, "Filesystem opened read/only");
+	fprintf(stderr, "%s: %s is open read-only: open it with "
+		"'open -w' (or start e4debug with -w) to write\n", cmd,
+		st->device);
 	st->exit_status = 1;
 	return 1;
 }

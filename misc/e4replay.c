@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -223,7 +224,12 @@ static int run(struct e4s_req *o, struct writes *w)
 	if (in.jerr) {
 		/* A journal superblock the kernel refuses: 44, nothing
 		 * replayed or checked (--check-order too). */
-		rc = e4s_journal_open_failed(prog, in.fs, in.jerr, o->device);
+		char jw[PATH_MAX + 64];
+
+		rc = e4s_journal_open_failed(prog, in.fs, in.jerr,
+					     e4s_journal_where(jw, sizeof(jw),
+							       o->device,
+							       o->journal_dev));
 		goto out;
 	}
 	rc = e4s_replay_scan(prog, o, in.j, &scan, &plan);

@@ -295,6 +295,17 @@ char *e4s_find_journal_dev(ext2_filsys fs, int *nfound, char *others,
 	return dev;
 }
 
+const char *e4s_journal_where(char *buf, size_t len, const char *device,
+			      const char *journal_dev)
+{
+	if (journal_dev)
+		snprintf(buf, len, "%s (external journal %s)", device,
+			 journal_dev);
+	else
+		snprintf(buf, len, "%s", device);
+	return buf;
+}
+
 errcode_t e4s_open_journal(const char *prog, ext2_filsys fs,
 			   const char *journal_dev, int flags,
 			   e4_journal_t *ret)

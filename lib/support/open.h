@@ -64,6 +64,15 @@ char *e4s_find_journal_dev(ext2_filsys fs, int *nfound, char *others,
 			   size_t len);
 
 /*
+ * e4s_journal_where() - how a message names the journal of @device: @device
+ * itself, or "@device (external journal @journal_dev)" when one was given
+ * (-j), so that "No such file or directory" names the path that is
+ * missing.  Writes into @buf (@len bytes) and returns it.
+ */
+const char *e4s_journal_where(char *buf, size_t len, const char *device,
+			      const char *journal_dev);
+
+/*
  * e4s_open_journal() - e4_journal_open() of the journal of @fs (the
  * internal one on fs->io, or the external device @journal_dev), with
  * E4_JOURNAL_* @flags, the external device's channel through

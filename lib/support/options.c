@@ -257,6 +257,11 @@ static int apply(const char *prog, int id, struct e4s_req *r)
 		if (e4s_parse_num(prog, id == 'b' ? "-b" : "-i", optarg,
 				  id == 'b' ? UINT64_MAX : UINT32_MAX, &n))
 			return E4S_GETOPT_BAD;
+		if (id == 'i' && !n) {
+			fprintf(stderr, "%s: -i 0: inode numbers start at 1\n",
+				prog);
+			return E4S_GETOPT_BAD;
+		}
 		r->ld_block_set = 1;
 		if (id == 'b')
 			r->ld_block = n;
@@ -292,12 +297,48 @@ static const struct optdef *find_def(int id)
 	return NULL;
 }
 
+/*
+ * An option that takes a value, given a second time: one line naming both
+ * values, E4S_GETOPT_BAD (the first one is not silently replaced).  -E
+ * and --mark-(un)written add to a list; -b and -i are one choice.
+ */
+static int once(const char *prog, int id, const char **seen,
+		struct e4s_req *r)
+{
+	const struct optdef *d = find_def(id);
+	size_t i;
+
+	if ((id == 'b' || id == 'i') && r->ld_block_set) {
+		fprintf(stderr, "%s: -b or -i given twice: give one block "
+			"or one inode\n", prog);
+		return E4S_GETOPT_BAD;
+	}
+	if (!d || d->has_arg != required_argument || id == 'E' ||
+	    id == E4S_O_MARK_UNWRITTEN || id == E4S_O_MARK_WRITTEN)
+		return 0;
+	i = (size_t)(d - optdefs);
+	if (seen[i]) {
+		char name[64];
+
+		if (d->letter)
+			snprintf(name, sizeof(name), "-%c", d->letter);
+		else
+			snprintf(name, sizeof(name), "--%s", d->name);
+		fprintf(stderr, "%s: %s given twice ('%s', then '%s'): give "
+			"it once\n", prog, name, seen[i], optarg);
+		return E4S_GETOPT_BAD;
+	}
+	seen[i] = optarg;
+	return 0;
+}
+
 int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 	       struct e4s_req *r)
 {
 	struct option longopts[NOPTDEFS + 1];
 	char shortopts[2 * NOPTDEFS + 1];
 	int ids[256] = { 0 };	/* a letter -> the accepted option's id */
+	const char *seen[NOPTDEFS] = { NULL };	/* values given so far */
 	size_t nl = 0, ns = 0;
 	const struct optdef *d;
 	char *argv0 = argv[0];
@@ -333,9 +374,13 @@ int e4s_getopt(const char *prog, int argc, char **argv, const int *accept,
 			rc = E4S_GETOPT_HELP;
 		else if (c == 'V')
 			rc = E4S_GETOPT_VERSION;
-		else
-			rc = apply(prog, c > 0 && c < 256 && ids[c] ? ids[c] :
-				   c, r);
+		else {
+			int id = c > 0 && c < 256 && ids[c] ? ids[c] : c;
+
+			rc = once(prog, id, seen, r);
+			if (!rc)
+				rc = apply(prog, id, r);
+		}
 		if (rc)
 			break;
 	}

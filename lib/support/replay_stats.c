@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -972,9 +973,14 @@ int e4s_stats_main(const char *prog, const struct e4s_req *r)
 		return 8;
 	retval = e4s_open_journal(prog, fs, r->journal_dev, 0, &j);
 	if (retval) {
-		com_err(prog, retval, "while opening the journal of %s",
-			r->device);
-		rc = 8;
+		char w[PATH_MAX + 64];
+
+		/* A journal superblock the kernel refuses: 44, as at every
+		 * entry point (e4_mount_decide). */
+		rc = e4s_journal_open_failed(prog, fs, retval,
+					     e4s_journal_where(w, sizeof(w),
+							       r->device,
+							       r->journal_dev));
 	} else {
 		rc = e4s_stats_run(prog, r, r->device, j);
 	}
