@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -530,8 +532,45 @@ void e4s_json_run_want_digest(void)
 	run.digest = 1;
 }
 
+/*
+ * The SIGBUS guard of digest_file(): a file cut shorter while it is
+ * hashed faults on the mapping (SIGBUS); the handler jumps back and the
+ * run reports no digest instead of dying without its document.  Tool
+ * code (lib/support), one process, one hash at a time.
+ */
+static sigjmp_buf digest_jmp;
+
+static void digest_bus(int sig)
+{
+	(void)sig;
+	siglongjmp(digest_jmp, 1);
+}
+
+/* ext2fs_sha512() of @sz bytes at @m under the guard; 0, or -1 when the
+ * mapping faulted (the file shrank) or the handler could not be set. */
+static int sha512_guarded(const void *m, unsigned long long sz,
+			  unsigned char *md)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = digest_bus;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &old))
+		return -1;
+	if (sigsetjmp(digest_jmp, 1)) {
+		sigaction(SIGBUS, &old, NULL);
+		errno = ESTALE;
+		return -1;
+	}
+	ext2fs_sha512(m, sz, md);
+	sigaction(SIGBUS, &old, NULL);
+	return 0;
+}
+
 /* @path's size and SHA-512 (libext2fs's ext2fs_sha512(), one call over
- * the whole file mapped read-only), or 0 and a line on stderr. */
+ * the whole file mapped read-only), or 0 and a line on stderr (also when
+ * the file shrinks while it is hashed). */
 static int digest_file(const char *path)
 {
 	unsigned char md[EXT2FS_SHA512_LENGTH];
@@ -561,7 +600,22 @@ static int digest_file(const char *path)
 			goto fail;
 		madvise(m, sz, MADV_SEQUENTIAL);
 	}
-	ext2fs_sha512(m ? m : (const void *)"", sz, md);
+	if (sha512_guarded(m ? m : (const void *)"", sz, md)) {
+		int e = errno;
+
+		if (m)
+			munmap(m, sz);
+		close(fd);
+		if (e == ESTALE)
+			fprintf(stderr, "%s: %s: no digest: it changed size "
+				"while it was read\n",
+				program_invocation_short_name, path);
+		else
+			fprintf(stderr, "%s: %s: no digest: %s\n",
+				program_invocation_short_name, path,
+				strerror(e));
+		return 0;
+	}
 	if (m)
 		munmap(m, sz);
 	close(fd);
