@@ -496,6 +496,7 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	add_error_table(&et_e4_error_table);
 	add_error_table(&et_ext2_error_table);
+	e4s_com_err_safe();
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },

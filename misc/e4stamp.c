@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -213,6 +214,7 @@ static void say_max_size(int fd, const char *dev, off_t size, off_t was)
 
 int main(int argc, char **argv)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "digest", no_argument, NULL, 'D' },
@@ -233,6 +235,7 @@ int main(int argc, char **argv)
 	off_t end;
 
 	add_error_table(&et_e4_error_table);
+	e4s_com_err_safe();
 	/* --json: one document, failures and usage errors included. */
 	if (e4s_json_argv_wants(argc, argv))
 		e4s_json_run_begin(8 | 16, 0);
@@ -448,7 +451,8 @@ int main(int argc, char **argv)
 		rc = do_stamp(dev, fd, off, len, bufsize);
 		if (!rc)
 			printf("%s: stamped bytes [%lld, %lld) (%lld units)\n",
-			       dev, off, off + len, len / 1024);
+			       e4s_text_escape(dev, shown, sizeof(shown)),
+			       off, off + len, len / 1024);
 		close(fd);
 		return rc;
 	}
@@ -502,7 +506,8 @@ int main(int argc, char **argv)
 		e4s_json_obj_end(&js);
 		e4s_json_finish(&js);
 	} else {
-		printf("%s: %llu of %llu units stale", dev,
+		printf("%s: %llu of %llu units stale",
+		       e4s_text_escape(dev, shown, sizeof(shown)),
 		       (unsigned long long)stale, (unsigned long long)units);
 		if (bs)
 			printf(", %llu of %llu blocks stale",

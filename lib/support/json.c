@@ -431,26 +431,59 @@ static ssize_t tee_write(void *cookie, const char *p, size_t n)
 	return n;
 }
 
-/* com_err()'s lines as its default one prints them (whoami: message
- * text), the first one kept as the run's error with its code. */
+/* com_err()'s message text (error message, a space, the formatted rest)
+ * into @text. */
+static void com_err_text(char *text, size_t len, long code, const char *fmt,
+			 va_list args)
+{
+	const char *msg = code ? error_message(code) : "";
+	int n;
+
+	n = snprintf(text, len, "%s%s", msg, code && fmt ? " " : "");
+	if (fmt && n >= 0 && (size_t)n < len)
+		vsnprintf(text + n, len - n, fmt, args);
+}
+
+/* A com_err() line on stderr as the default hook prints it (whoami:
+ * text), but through e4s_text_escape(): a file name holding a newline or
+ * an ESC sequence cannot split the line or reach the terminal. */
+static void say_com_err(const char *whoami, const char *text)
+{
+	char shown[E4S_TEXT_ESC_MAX(2048)];
+
+	if (whoami)
+		fprintf(stderr, "%s: ", whoami);
+	fprintf(stderr, "%s\n", e4s_text_escape(text, shown, sizeof(shown)));
+	fflush(stderr);
+}
+
+static void text_com_err(const char *whoami, long code, const char *fmt,
+			 va_list args)
+{
+	char text[2048];
+
+	com_err_text(text, sizeof(text), code, fmt, args);
+	say_com_err(whoami, text);
+}
+
+void e4s_com_err_safe(void)
+{
+	set_com_err_hook(text_com_err);
+}
+
+/* com_err()'s lines as text_com_err() prints them, the first one kept
+ * (exact, unescaped: JSON escapes it) as the run's error with its code. */
 static void run_com_err(const char *whoami, long code, const char *fmt,
 			va_list args)
 {
 	char text[2048];
-	const char *msg = code ? error_message(code) : "";
-	int n;
 
-	n = snprintf(text, sizeof(text), "%s%s", msg, code && fmt ? " " : "");
-	if (fmt && n >= 0 && (size_t)n < sizeof(text))
-		vsnprintf(text + n, sizeof(text) - n, fmt, args);
+	com_err_text(text, sizeof(text), code, fmt, args);
 	if (!run.err_msg) {
 		run.err_msg = strdup(text);
 		run.err_code = code;
 	}
-	if (whoami)
-		fprintf(stderr, "%s: ", whoami);
-	fprintf(stderr, "%s\n", text);
-	fflush(stderr);
+	say_com_err(whoami, text);
 }
 
 static void run_on_exit(int status, void *arg)
@@ -513,7 +546,7 @@ void e4s_json_run_begin(unsigned int fail_mask, int percmd)
 void e4s_json_run_cancel(void)
 {
 	run.active = 0;
-	reset_com_err_hook();
+	e4s_com_err_safe();
 }
 
 int e4s_json_run_active(void)
@@ -700,7 +733,7 @@ void e4s_json_run_end(int status)
 	if (!run.active)
 		return;
 	run.active = 0;
-	reset_com_err_hook();
+	e4s_com_err_safe();
 	fflush(stdout);
 	e4s_json_init(&js, stdout);
 	if (run.open) {

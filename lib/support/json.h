@@ -66,6 +66,14 @@ int e4s_json_utf8_valid(const char *s);
  * and the backslash become \xHH (a newline is \x0a), so a newline
  * cannot split a line and an ESC sequence never reaches the terminal.  Text output only: JSON keeps names exact (KEY_raw).
  */
+/*
+ * e4s_com_err_safe() - make com_err() print through e4s_text_escape()
+ * (as its default hook does otherwise): every tool calls it first, so an
+ * error line naming a file whose name holds a newline or ESC stays one
+ * line and harmless.  A --json run's hook does the same.
+ */
+void e4s_com_err_safe(void);
+
 #define E4S_TEXT_ESC_MAX(n)	(4 * (n) + 1)	/* room for any @s of n bytes */
 const char *e4s_text_escape(const char *s, char *buf, size_t len);
 

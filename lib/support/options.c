@@ -407,6 +407,7 @@ int e4s_std_getopt(const char *prog, int argc, char **argv,
 {
 	int first;
 
+	e4s_com_err_safe();
 	if (e4s_json_argv_wants(argc, argv))
 		e4s_json_run_begin(usage_status == 16 ? 8 | 16 : ~0u, 0);
 	first = e4s_getopt(prog, argc, argv, accept, r);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -178,6 +179,7 @@ void e4s_order_print_text(const char *image,
 			       const struct e4_jscan *scan,
 			       const struct e4_order_report *rep)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	static const char *src[] = { "given", "default mount options",
 				     "inferred: file data journaled",
 				     "assumed: the mount's data= option is "
@@ -187,7 +189,8 @@ void e4s_order_print_text(const char *image,
 	int v, hdr;
 
 	printf("%s: %zu committed transaction(s), %zu checked; "
-	       "data mode %s (%s); stamp %s\n", image, scan->ncommitted,
+	       "data mode %s (%s); stamp %s\n",
+	       e4s_text_escape(image, shown, sizeof(shown)), scan->ncommitted,
 	       rep->ntx, e4_data_mode_name(rep->data_mode),
 	       src[rep->data_mode_src], rep->stamped ? "found" : "not found");
 	printf("%10s %-19s %7s %7s %7s %7s %9s %7s %7s %11s\n", "tid",
@@ -459,6 +462,7 @@ static int discarded_log(const char *prog, const struct e4s_req *r,
 			 const struct e4_jscan *scan, const char *image,
 			 errcode_t refused)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	if (refused)	/* the wipe's scan meets j_failed_commit: that
 			 * mount fails too (e4_plan_mount_refused()) */
 		com_err(prog, refused, "in the journal of %s: needs_recovery "
@@ -489,7 +493,8 @@ static int discarded_log(const char *prog, const struct e4s_req *r,
 	} else {
 		printf("%s: %s: needs_recovery is clear: the kernel discards "
 		       "this log (%zu committed transactions)%s and replays "
-		       "nothing; nothing checked\n", image,
+		       "nothing; nothing checked\n",
+		       e4s_text_escape(image, shown, sizeof(shown)),
 		       refused ? "FAIL" : "NOT CHECKED", scan->ncommitted,
 		       refused ? ", refuses that mount" : "");
 	}

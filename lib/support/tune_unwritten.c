@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -282,12 +283,14 @@ static void print_result(const char *prog, const struct e4s_mark *m,
 			 ext2_ino_t ino, const struct e4_mark_result *r,
 			 int dry_run)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	printf("%s: %s blocks %llu-%llu of %s (inode %u) %s: %llu blocks in "
 	       "%llu extents changed, %llu already so, %llu in holes skipped, "
 	       "%llu zeroed",
 	       prog, dry_run ? "would mark" : "marked",
 	       (unsigned long long)m->lblk,
-	       (unsigned long long)(m->lblk + m->len - 1), m->file, ino,
+	       (unsigned long long)(m->lblk + m->len - 1),
+	       e4s_text_escape(m->file, shown, sizeof(shown)), ino,
 	       m->unwritten ? "unwritten" : "written",
 	       (unsigned long long)r->blocks_changed,
 	       (unsigned long long)r->extents_changed,
@@ -314,6 +317,7 @@ static void print_result(const char *prog, const struct e4s_mark *m,
 static int recover(const char *prog, const struct e4s_req *o,
 		   ext2_filsys fs)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	struct e4_replay_result rr;
 	struct e4_jscan *scan = NULL;
 	e4_journal_t j = NULL;
@@ -327,7 +331,8 @@ static int recover(const char *prog, const struct e4s_req *o,
 		retval = scan->fail;
 	if (!retval) {
 		printf("%s: recovering the journal of %s: %zu transactions\n",
-		       prog, o->device, scan->ncommitted);
+		       prog, e4s_text_escape(o->device, shown, sizeof(shown)),
+		       scan->ncommitted);
 		/* fast commits too (fc_state.c) */
 		retval = e4_journal_recover(j, scan, &rr);
 	}
@@ -481,6 +486,7 @@ static int run_marks(const char *prog, const struct e4s_req *o,
 int e4s_tune_unwritten_write(const char *prog, const struct e4s_req *o,
 			   ext2_filsys fs)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	struct e4_replayed rs;
 	e4_journal_t j = NULL;
 	errcode_t retval;
@@ -509,7 +515,9 @@ int e4s_tune_unwritten_write(const char *prog, const struct e4s_req *o,
 		if (o->dry_run) {
 			printf("%s: %s: the journal needs recovery; the run "
 			       "would recover it first (counts above are of "
-			       "the replayed state)\n", prog, o->device);
+			       "the replayed state)\n", prog,
+			       e4s_text_escape(o->device, shown,
+					       sizeof(shown)));
 			return 0;
 		}
 		if (recover(prog, o, fs))
