@@ -233,8 +233,9 @@ int e4s_tune_journal_list(const char *prog, const struct e4s_req *o,
 	if (retval) {
 		com_err(prog, retval, "while reading journal superblock of %s",
 			o->journal_dev ? o->journal_dev : o->device);
-		/* -f shows even a superblock that fails validation. */
-		if (!j || !o->force) {
+		/* A listing shows even a superblock that fails validation
+		 * (after the error line; exit 1), as dumpe2fs does. */
+		if (!j) {
 			e4_journal_close(j);
 			return 1;
 		}
