@@ -1211,7 +1211,10 @@ static void print_reorder_json(struct e4s_json *js,
 			e4s_json_u64(js, "fsblk", v->fsblk);
 		else
 			e4s_json_null(js, "fsblk");
-		e4s_json_u64(js, "csum_version", v->csum_version);
+		e4s_json_str(js, "checksum_method", v->csum_version < 4 ?
+			     (const char *const[]){ "none", "v1", "v2",
+						    "v3" }[v->csum_version] :
+			     "none");
 		e4s_json_bool(js, "async_commit", v->async_commit);
 		e4s_json_i64(js, "at", v->commit_entry);
 		e4s_json_arr_begin(js, "witness");
