@@ -302,5 +302,8 @@ errcode_t e4_wlog_flushes(const struct e4_wlog *log, int64_t **ret,
 			  size_t *n);
 int64_t e4_wlog_flush_next(const int64_t *fl, size_t n, int64_t after);
 int64_t e4_wlog_flush_prev(const int64_t *fl, size_t n, int64_t entry);
+/* e4_wlog_flush_count() - how many of them lie in (@after, @upto]. */
+size_t e4_wlog_flush_count(const int64_t *fl, size_t n, int64_t after,
+			   int64_t upto);
 
 #endif /* E4_INT_H */

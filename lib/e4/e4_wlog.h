@@ -819,6 +819,13 @@ struct e4_wlog_commit_stat {
 							 * -1 none */
 	uint64_t	promise_wait_max;	/* entries from C to the
 						 * latest of its marks */
+	/* The reorder view (wlog_reorder.c's rule): for each new
+	 * initialized block of T written since it was last freed, the
+	 * FLUSH entries after its last data write up to C (C's PREFLUSH
+	 * included); 0: a volatile cache may persist C without it. */
+	uint64_t	data_judged;	/* such blocks */
+	int64_t		data_flushes_min;	/* the fewest, -1: none */
+	uint64_t	data_unflushed;	/* blocks with 0 */
 };
 
 #define E4_WLOG_PROMISE_HIST	17	/* commits with 0..15 promises,
@@ -854,6 +861,11 @@ struct e4_wlog_stats {
 						 * its commit write's */
 	uint64_t	promise_hist[E4_WLOG_PROMISE_HIST];	/* commit
 					 * writes by promises satisfied */
+	/* The reorder view: */
+	struct e4_jstat_dist data_flushes;	/* data_flushes_min over the
+						 * commits that judged any */
+	uint64_t	unflushed_commits;	/* commits with a block whose
+						 * data no FLUSH precedes C */
 };
 
 /*
