@@ -262,6 +262,32 @@ void e4_jview_close(struct e4_jview *v);
 struct e4_wlog_dev;
 errcode_t e4_wlog_dev_take_error(struct e4_wlog_dev *d);
 
+/* ---- wlog_check.c: the per-commit hook of the reorder check ------------- */
+
+/* A commit write whose transaction recovery at that write replays. */
+struct e4_wlog_commit {
+	uint32_t		tid;
+	int64_t			commit_entry;	/* the commit write */
+	e4_journal_t		j;	/* the device's journal there */
+	const struct e4_jscan	*scan;	/* its scan */
+	const struct e4_jtrans	*t;	/* the transaction in it */
+};
+
+typedef errcode_t (*e4_wlog_commit_fn)(void *priv,
+				       const struct e4_wlog_commit *cm);
+
+/*
+ * e4_wlog_check_hooks() - e4_wlog_check_newblk() that also hands each
+ * replayable commit write to @cfn (NULL: none), before its new blocks go
+ * to @fn; both get @priv.  The device's point is at the commit write and
+ * must not be moved by @cfn (its drop set may change if restored).  Same
+ * returns, plus what the callbacks return.
+ */
+errcode_t e4_wlog_check_hooks(e4_wlog_dev_t d,
+			      const struct e4_wlog_check_opts *o,
+			      e4_wlog_newblk_fn fn, e4_wlog_commit_fn cfn,
+			      void *priv, struct e4_wlog_report **ret);
+
 /* ---- wlog.c: the FLUSH index of a write log ------------------------------ */
 
 /*
@@ -276,5 +302,8 @@ errcode_t e4_wlog_flushes(const struct e4_wlog *log, int64_t **ret,
 			  size_t *n);
 int64_t e4_wlog_flush_next(const int64_t *fl, size_t n, int64_t after);
 int64_t e4_wlog_flush_prev(const int64_t *fl, size_t n, int64_t entry);
+/* e4_wlog_flush_count() - how many of them lie in (@after, @upto]. */
+size_t e4_wlog_flush_count(const int64_t *fl, size_t n, int64_t after,
+			   int64_t upto);
 
 #endif /* E4_INT_H */

@@ -621,6 +621,62 @@ struct e4_wlog_reorder_viol {
 	char		*path;		/* in the witness state, or NULL */
 };
 
+/*
+ * What the kernel's recovery does with a crash state in which tid T's
+ * commit block persisted while a journal block of T did not (enum
+ * e4_wlog_jkind; fs/jbd2/recovery.c do_one_pass(), journal.c
+ * jbd2_journal_load(), Linux 6.18).  A stale descriptor or revoke block
+ * ends PASS_SCAN before T (no magic or an older sequence there): T and
+ * what follows are not replayed, silently (LOST).  A stale logged copy:
+ * with csum v2/v3 its tag checksum fails in PASS_REPLAY, every other
+ * copy is written and the mount is refused (REFUSE: replay-then-refuse);
+ * with v1 (COMPAT_CHECKSUM) T's commit crc32 over its descriptor and
+ * logged blocks fails: without async_commit j_failed_commit = T, the
+ * transactions before T are replayed and the mount refused (REFUSE),
+ * with async_commit T is the last commit, an interrupted one: not
+ * replayed, silently (LOST); without journal checksums the stale block
+ * is replayed into the copy's home block (GARBAGE).
+ */
+enum e4_wlog_jkind {
+	E4_WLOG_J_LOST = 1,	/* T not replayed, the mount succeeds */
+	E4_WLOG_J_REFUSE,	/* the kernel refuses the mount */
+	E4_WLOG_J_GARBAGE,	/* the kernel replays the stale block */
+};
+
+/* e4_wlog_jkind_name() - "reorder-lost", "reorder-refuse",
+ * "reorder-garbage" (unknown: "reorder-unknown"). */
+const char *e4_wlog_jkind_name(int kind);
+
+/* A reorder recovery finding: one journal write of T (the witness) that
+ * a crash state can lose while T's commit write persists. */
+struct e4_wlog_reorder_jviol {
+	int		kind;		/* enum e4_wlog_jkind, decided from
+					 * the journal's checksum mode */
+	uint32_t	tid;
+	int64_t		commit_entry;	/* T's commit write */
+	int64_t		journal_entry;	/* the journal write left out: the
+					 * witness (--at=commit_entry
+					 * --drop=journal_entry) */
+	int64_t		flush_entry;	/* the last FLUSH entry before the
+					 * commit write, -1 none */
+	blk64_t		jblk;		/* the first journal block of T it
+					 * leaves stale (log order) */
+	blk64_t		pblk;		/* that jblock's fs block */
+	int		logged_copy;	/* 1: a logged copy (tag), 0: a
+					 * descriptor or revoke block */
+	blk64_t		fsblk;		/* the copy's home block, or 0 */
+	uint32_t	csum_version;	/* 0 none, 1 compat, 2, 3 */
+	int		async_commit;	/* INCOMPAT_ASYNC_COMMIT */
+	int		confirmed;	/* the witness state was opened and
+					 * the kernel's recovery there, as
+					 * e4_mount_decide() decides it (and
+					 * for GARBAGE the replayed home
+					 * block differing from T's copy),
+					 * does what @kind says */
+	int		action;		/* e4_mount_decide() there (enum
+					 * e4_mount_action), -1 not opened */
+};
+
 /* One epoch: the writes between two FLUSH entries. */
 struct e4_wlog_epoch {
 	int64_t		flush_entry;	/* the FLUSH opening it, -1: BASE */
@@ -632,6 +688,8 @@ struct e4_wlog_epoch {
 						 * opening it counts) */
 	uint64_t	commits;	/* commit writes in it */
 	uint64_t	violations;	/* of those commits */
+	uint64_t	jviolations;	/* reorder-refuse and -garbage
+					 * findings of those commits */
 };
 
 struct e4_wlog_reorder_report {
@@ -653,6 +711,16 @@ struct e4_wlog_reorder_report {
 	uint64_t		notes;		/* confirmed runs, permitted */
 	uint64_t		unconfirmed;	/* runs the witness state did not
 						 * show (not counted above) */
+	struct e4_wlog_reorder_jviol *jv;	/* recovery findings, by
+						 * commit entry */
+	size_t			njv;
+	uint64_t		journal_blocks;	/* journal blocks of
+						 * replayable commits judged */
+	uint64_t		refused;	/* confirmed REFUSE findings */
+	uint64_t		garbage;	/* confirmed GARBAGE */
+	uint64_t		lost;		/* confirmed LOST (notes) */
+	uint64_t		junconfirmed;	/* recovery findings the witness
+						 * state did not show */
 };
 
 /*
@@ -676,7 +744,16 @@ struct e4_wlog_reorder_report {
  * the block's sectors) per new block, and one witness state opened per
  * distinct witness, to confirm it (e4_replayed_open() on the device with
  * the witness dropped).  With an explicit data=writeback (o->data_mode)
- * the violations are notes.  Nothing is written; the device's point and
+ * the violations are notes.  Recoverability, the same way: for every
+ * journal block of a replayable T (descriptor, logged copy, revoke
+ * block; from its first log block to its commit block), the last write
+ * of each sector before the commit write C: if none is durable at C
+ * (FUA, a FLUSH after it up to C, C with PREFLUSH) and it is not C
+ * itself, the state at C without it holds T's commit but a stale journal
+ * block, and the kernel does what enum e4_wlog_jkind says for the
+ * journal's checksum mode (rr->jv, one per distinct journal write, the
+ * first stale block of T deciding); each witness state is opened and
+ * decided by e4_mount_decide() to confirm it.  Nothing is written; the device's point and
  * drop set are left at the last entry, none.  On success *@ret is owned
  * by the caller (e4_wlog_reorder_free()).  Returns 0 or
  * e4_wlog_check()'s errors.
@@ -742,6 +819,13 @@ struct e4_wlog_commit_stat {
 							 * -1 none */
 	uint64_t	promise_wait_max;	/* entries from C to the
 						 * latest of its marks */
+	/* The reorder view (wlog_reorder.c's rule): for each new
+	 * initialized block of T written since it was last freed, the
+	 * FLUSH entries after its last data write up to C (C's PREFLUSH
+	 * included); 0: a volatile cache may persist C without it. */
+	uint64_t	data_judged;	/* such blocks */
+	int64_t		data_flushes_min;	/* the fewest, -1: none */
+	uint64_t	data_unflushed;	/* blocks with 0 */
 };
 
 #define E4_WLOG_PROMISE_HIST	17	/* commits with 0..15 promises,
@@ -777,6 +861,11 @@ struct e4_wlog_stats {
 						 * its commit write's */
 	uint64_t	promise_hist[E4_WLOG_PROMISE_HIST];	/* commit
 					 * writes by promises satisfied */
+	/* The reorder view: */
+	struct e4_jstat_dist data_flushes;	/* data_flushes_min over the
+						 * commits that judged any */
+	uint64_t	unflushed_commits;	/* commits with a block whose
+						 * data no FLUSH precedes C */
 };
 
 /*

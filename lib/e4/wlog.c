@@ -460,6 +460,14 @@ int64_t e4_wlog_flush_next(const int64_t *fl, size_t n, int64_t after)
 	return i < n ? fl[i] : INT64_MAX;
 }
 
+size_t e4_wlog_flush_count(const int64_t *fl, size_t n, int64_t after,
+			   int64_t upto)
+{
+	size_t a = upper(fl, n, after), b = upper(fl, n, upto);
+
+	return b > a ? b - a : 0;
+}
+
 int64_t e4_wlog_flush_prev(const int64_t *fl, size_t n, int64_t entry)
 {
 	size_t i = upper(fl, n, entry - 1);	/* first >= entry */

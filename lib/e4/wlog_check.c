@@ -158,6 +158,7 @@ struct ctx {
 	unsigned char		*ibuf;		/* one inode */
 	int64_t			last_mark;	/* entry of the last MARK */
 	e4_wlog_newblk_fn	nb_fn;		/* e4_wlog_check_newblk() */
+	e4_wlog_commit_fn	cm_fn;		/* e4_wlog_check_hooks() */
 	void			*nb_priv;
 	int			fc_warned, unreplayable_warned;
 	struct rstate		keep;		/* the last device opened,
@@ -836,6 +837,18 @@ static errcode_t do_commit(struct ctx *c, uint32_t tid, int64_t commit)
 		goto out;
 	}
 	tx->committed = 1;
+	if (c->cm_fn) {
+		struct e4_wlog_commit cm;
+
+		cm.tid = tid;
+		cm.commit_entry = commit;
+		cm.j = cur.rp.j;
+		cm.scan = cur.rp.scan;
+		cm.t = &cur.rp.scan->trans[k];
+		retval = c->cm_fn(c->nb_priv, &cm);
+		if (retval)
+			goto out;
+	}
 	retval = rstate_borrow(&prev, &cur);
 	if (!retval)
 		retval = rstate_open_k(c, &prev, k);
@@ -1268,6 +1281,14 @@ errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
 			       e4_wlog_newblk_fn fn, void *priv,
 			       struct e4_wlog_report **ret)
 {
+	return e4_wlog_check_hooks(d, o, fn, NULL, priv, ret);
+}
+
+errcode_t e4_wlog_check_hooks(e4_wlog_dev_t d,
+			      const struct e4_wlog_check_opts *o,
+			      e4_wlog_newblk_fn fn, e4_wlog_commit_fn cfn,
+			      void *priv, struct e4_wlog_report **ret)
+{
 	struct ctx c;
 	struct e4_wlog_report *rep = NULL;
 	errcode_t retval;
@@ -1281,6 +1302,7 @@ errcode_t e4_wlog_check_newblk(e4_wlog_dev_t d,
 	c.log = e4_wlog_dev_log(d);
 	c.last_mark = -1;
 	c.nb_fn = fn;
+	c.cm_fn = cfn;
 	c.nb_priv = priv;
 	c.keep_point = -2;
 	retval = ext2fs_get_memzero(sizeof(*rep), &rep);

@@ -50,6 +50,7 @@ struct rctx {
 	size_t				awit;
 	unsigned char			*ibuf;	/* one inode */
 	size_t				ibuf_size;
+	size_t				ajv;
 };
 
 /* First FLUSH entry after @after, or INT64_MAX. */
@@ -160,6 +161,218 @@ static errcode_t on_newblk(void *priv, const struct e4_wlog_newblk *nb)
 	v->flush_entry = flush_before(c, commit);
 	v->freed_entry = nb->freed_entry;
 	return 0;
+}
+
+const char *e4_wlog_jkind_name(int kind)
+{
+	switch (kind) {
+	case E4_WLOG_J_LOST:
+		return "reorder-lost";
+	case E4_WLOG_J_REFUSE:
+		return "reorder-refuse";
+	case E4_WLOG_J_GARBAGE:
+		return "reorder-garbage";
+	}
+	return "reorder-unknown";
+}
+
+/*
+ * What the kernel does with T when journal block @jblk of T is stale and
+ * its commit block is not (the rule of enum e4_wlog_jkind, from
+ * fs/jbd2/recovery.c do_one_pass(), Linux 6.18): a descriptor or revoke
+ * block that is not T's any more ends PASS_SCAN before T's commit (no
+ * magic, or an older h_sequence); a logged copy fails its tag checksum
+ * in PASS_REPLAY (v2/v3: jbd2_block_tag_csum_verify(), -EFSBADCRC after
+ * the other copies), or T's commit crc32 (v1: calc_chksums() over the
+ * descriptor and logged blocks, "chksum_error": end_transaction = T,
+ * j_failed_commit = T unless async_commit, then jbd2_journal_load()
+ * refuses), or nothing checks it and PASS_REPLAY copies it home.
+ */
+static int jkind(int logged_copy, uint32_t csum_version, int async)
+{
+	if (!logged_copy)
+		return E4_WLOG_J_LOST;
+	if (csum_version >= 2)
+		return E4_WLOG_J_REFUSE;
+	if (csum_version == 1)
+		return async ? E4_WLOG_J_LOST : E4_WLOG_J_REFUSE;
+	return E4_WLOG_J_GARBAGE;
+}
+
+/* A journal write of T's already recorded (T's findings are the last). */
+static int jv_known(const struct e4_wlog_reorder_report *rr, int64_t commit,
+		    int64_t ent)
+{
+	size_t i;
+
+	for (i = rr->njv; i-- > 0 && rr->jv[i].commit_entry == commit;)
+		if (rr->jv[i].journal_entry == ent)
+			return 1;
+	return 0;
+}
+
+/*
+ * One replayable commit write (e4_wlog_check_hooks()'s commit callback):
+ * every journal block of T from its first log block to the one before its
+ * commit block, in log order; for each sector the write that put T's
+ * content there (the latest up to C).  Such a write that is not C, not
+ * FUA and followed by no FLUSH up to C (C without PREFLUSH) can be lost
+ * while C persists: a finding, its kind decided by the first block of T
+ * it leaves stale.  O(T's blocks x sectors per block x log of a
+ * sector's writes).
+ */
+static errcode_t on_commit(void *priv, const struct e4_wlog_commit *cm)
+{
+	struct rctx *c = priv;
+	struct e4_wlog_reorder_report *rr = c->rr;
+	const struct e4_jtrans *t = cm->t;
+	const struct e4_jscan *sc = cm->scan;
+	int64_t commit = cm->commit_entry;
+	int async = !!(cm->j->jsb.feature_incompat &
+		       JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT);
+	size_t ti = 0;
+	blk64_t jb, n;
+	errcode_t retval;
+
+	if ((c->log->ents[commit].flags & E4_WLOG_FLUSH) || !t->has_commit)
+		return 0;
+	for (jb = t->first_jblk, n = 0; jb != t->last_jblk && n < t->nblocks;
+	     n++) {
+		int tag = ti < t->ntags && t->tags[ti].jblk == jb;
+		blk64_t pblk;
+		uint64_t s;
+
+		rr->journal_blocks++;
+		if (e4_journal_bmap(cm->j, jb, &pblk))
+			goto next;	/* not a scanned block: none */
+		for (s = 0; s < c->spb; s++) {
+			struct e4_wlog_reorder_jviol *v;
+			int64_t ent = -1;
+			int src = e4_wlog_dev_latest(c->d, pblk * c->spb + s,
+						     commit, &ent);
+
+			if (src == E4_WLOG_SRC_BASE || ent == commit ||
+			    durable_at(c, ent, commit) ||
+			    jv_known(rr, commit, ent))
+				continue;
+			retval = grow(&rr->jv, &c->ajv, rr->njv + 1,
+				      sizeof(*rr->jv));
+			if (retval)
+				return retval;
+			v = &rr->jv[rr->njv++];
+			memset(v, 0, sizeof(*v));
+			v->kind = jkind(tag, sc->csum_version, async);
+			v->tid = cm->tid;
+			v->commit_entry = commit;
+			v->journal_entry = ent;
+			v->flush_entry = flush_before(c, commit);
+			v->jblk = jb;
+			v->pblk = pblk;
+			v->logged_copy = tag;
+			v->fsblk = tag ? t->tags[ti].fsblk : 0;
+			v->csum_version = sc->csum_version;
+			v->async_commit = async;
+			v->action = -1;
+		}
+next:
+		if (tag)
+			ti++;
+		jb++;
+		if (jb >= sc->log_end)
+			jb = sc->log_first;
+	}
+	return 0;
+}
+
+/*
+ * Open the witness state of @v (the device at its commit write without
+ * its journal write) and decide its mount as the kernel would
+ * (e4_mount_decide() over e4_journal_scan(), e4_jscan_check_tags() and
+ * e4_plan_build(): the same code as e4replay's): confirmed when that is
+ * what v->kind says -- REFUSE: the mount refused; LOST: it succeeds and
+ * T is not replayed; GARBAGE: it succeeds, T is replayed, and its copy
+ * of v->fsblk there differs from the one at the commit write.
+ */
+static errcode_t confirm_j(struct rctx *c, struct e4_wlog_reorder_jviol *v)
+{
+	struct e4_mount_decision md;
+	struct e4_jscan *scan = NULL;
+	struct e4_plan *p = NULL;
+	e4_journal_t j = NULL;
+	ext2_filsys fs = NULL;
+	unsigned char *a = NULL, *b = NULL;
+	uint64_t drop = (uint64_t)v->journal_entry, bs;
+	errcode_t retval, jerr;
+	size_t k;
+	int replayed = 0;
+
+	bs = c->spb * c->log->sectorsize;
+	retval = ext2fs_get_mem(bs, &a);
+	if (!retval)
+		retval = ext2fs_get_mem(bs, &b);
+	if (!retval)
+		retval = e4_wlog_dev_set_drop(c->d, NULL, 0);
+	if (!retval)
+		retval = e4_wlog_dev_set_point(c->d, v->commit_entry);
+	if (!retval)
+		retval = e4_wlog_dev_read(c->d, v->pblk * bs, a, bs);
+	if (!retval)
+		retval = e4_wlog_dev_set_drop(c->d, &drop, 1);
+	if (!retval)
+		retval = e4_wlog_dev_read(c->d, v->pblk * bs, b, bs);
+	if (retval)
+		goto out;
+	c->rr->witness_states++;
+	if (ext2fs_open2(e4_wlog_dev_name(c->d), "", EXT2_FLAG_64BITS |
+			 EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_CSUM_ERRORS,
+			 0, 0, e4_wlog_io_manager, &fs))
+		goto out;	/* no fs there: no verdict */
+	jerr = e4_journal_open(fs, NULL, 0, &j);
+	if (jerr) {
+		if (!e4_mount_decide(fs, jerr, NULL, 0, &md))
+			v->action = md.action;
+		goto out;
+	}
+	retval = e4_journal_scan(j, 0, 0, &scan);
+	if (!retval && !scan->fail && scan->ncsum_pending)
+		retval = e4_jscan_check_tags(j, scan);
+	if (!retval)
+		retval = e4_plan_build(j, scan, &p);
+	if (!retval)
+		retval = e4_wlog_dev_take_error(c->d);
+	if (retval)
+		goto out;
+	if (e4_mount_decide(fs, 0, p, 0, &md))
+		goto out;
+	v->action = md.action;
+	for (k = 0; !scan->fail && k < scan->ncommitted; k++)
+		if (scan->trans[k].tid == v->tid)
+			replayed = 1;
+	switch (v->kind) {
+	case E4_WLOG_J_REFUSE:
+		v->confirmed = md.action == E4_MOUNT_REPLAY_REFUSE ||
+			md.action == E4_MOUNT_REFUSE ||
+			md.action == E4_MOUNT_DISCARD_REFUSE;
+		break;
+	case E4_WLOG_J_LOST:
+		v->confirmed = (md.action == E4_MOUNT_REPLAY ||
+				md.action == E4_MOUNT_CLEAN) && !replayed;
+		break;
+	case E4_WLOG_J_GARBAGE:
+		v->confirmed = md.action == E4_MOUNT_REPLAY && replayed &&
+			memcmp(a, b, bs);
+		break;
+	}
+out:
+	e4_plan_free(p);
+	e4_jscan_free(scan);
+	if (j)
+		e4_journal_close(j);
+	if (fs)
+		ext2fs_close_free(&fs);
+	ext2fs_free_mem(&a);
+	ext2fs_free_mem(&b);
+	return retval;
 }
 
 /* Is block @pblk stale in the witness state at @point: a sector served by
@@ -278,7 +491,7 @@ out:
 static errcode_t find_epochs(struct rctx *c)
 {
 	struct e4_wlog_reorder_report *rr = c->rr;
-	size_t a = 0, i, t, vi = 0;
+	size_t a = 0, i, t, vi = 0, ji = 0;
 	struct e4_wlog_epoch *ep = NULL;
 	errcode_t retval;
 
@@ -309,6 +522,10 @@ static errcode_t find_epochs(struct rctx *c)
 		     vi++)
 			ep->violations += rr->v[vi].confirmed &&
 				!rr->v[vi].permitted;
+		for (; ji < rr->njv &&
+		     rr->jv[ji].commit_entry <= ep->last_entry; ji++)
+			ep->jviolations += rr->jv[ji].confirmed &&
+				rr->jv[ji].kind != E4_WLOG_J_LOST;
 		if (ep->volatile_writes >= 64 ||
 		    rr->states > UINT64_MAX - (1ULL << ep->volatile_writes))
 			rr->states = UINT64_MAX;
@@ -329,6 +546,7 @@ void e4_wlog_reorder_free(struct e4_wlog_reorder_report *rr)
 		ext2fs_free_mem(&rr->v[i].path);
 	}
 	ext2fs_free_mem(&rr->v);
+	ext2fs_free_mem(&rr->jv);
 	ext2fs_free_mem(&rr->epochs);
 	e4_wlog_report_free(rr->rep);
 	ext2fs_free_mem(&rr);
@@ -377,9 +595,26 @@ errcode_t e4_wlog_reorder(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 	if (retval)
 		goto out;
 
-	retval = e4_wlog_check_newblk(d, &co, on_newblk, &c, &rr->rep);
+	retval = e4_wlog_check_hooks(d, &co, on_newblk, on_commit, &c,
+				     &rr->rep);
 	if (retval)
 		goto out;
+	/* Open each recovery witness state once. */
+	for (i = 0; i < rr->njv; i++) {
+		struct e4_wlog_reorder_jviol *v = &rr->jv[i];
+
+		retval = confirm_j(&c, v);
+		if (retval)
+			goto out;
+		if (!v->confirmed)
+			rr->junconfirmed++;
+		else if (v->kind == E4_WLOG_J_REFUSE)
+			rr->refused++;
+		else if (v->kind == E4_WLOG_J_GARBAGE)
+			rr->garbage++;
+		else
+			rr->lost++;
+	}
 	/* Confirm each distinct witness state once. */
 	for (i = 0; i < rr->nv; i = j) {
 		for (j = i + 1; j < rr->nv &&

@@ -62,6 +62,13 @@ void e4_wlog_reorder_rebase(struct e4_wlog_reorder_report *rr,
 		for (k = 0; k < v->nwitness; k++)
 			v->witness[k] += origin;
 	}
+	for (i = 0; i < rr->njv; i++) {
+		struct e4_wlog_reorder_jviol *jv = &rr->jv[i];
+
+		jv->commit_entry = sh(jv->commit_entry, origin);
+		jv->journal_entry = sh(jv->journal_entry, origin);
+		jv->flush_entry = sh(jv->flush_entry, origin);
+	}
 }
 
 void e4_wlog_durable_rebase(struct e4_wlog_durable_report *rep,

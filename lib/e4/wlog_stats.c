@@ -109,6 +109,60 @@ static uint64_t get_journal_blocks(const struct e4_wlog_commit_stat *c)
 	return c->span.journal_blocks;
 }
 
+/* The reorder view of one commit, gathered during the check's walk. */
+struct dflush {
+	int64_t		commit;
+	uint64_t	judged, unflushed;
+	int64_t		min;
+};
+
+struct dctx {
+	e4_wlog_dev_t	d;
+	uint64_t	spb;
+	int64_t		*fl;	/* FLUSH entries */
+	size_t		nfl;
+	struct dflush	*v;
+	size_t		n, a;
+};
+
+/* One new initialized block of a commit (e4_wlog_check_newblk()): the
+ * FLUSH entries between its last data write and the commit write. */
+static errcode_t on_newblk(void *priv, const struct e4_wlog_newblk *nb)
+{
+	struct dctx *x = priv;
+	struct dflush *f;
+	int64_t last = -1, ent;
+	uint64_t s;
+	size_t nf;
+	errcode_t retval;
+
+	for (s = 0; s < x->spb; s++) {
+		ent = -1;
+		if (e4_wlog_dev_latest(x->d, nb->pblk * x->spb + s,
+				       nb->commit_entry - 1, &ent) ==
+		    E4_WLOG_SRC_BASE || ent <= nb->freed_entry)
+			return 0;	/* no data write: not judged */
+		if (ent > last)
+			last = ent;
+	}
+	if (!x->n || x->v[x->n - 1].commit != nb->commit_entry) {
+		retval = grow(&x->v, &x->a, x->n + 1, sizeof(*x->v));
+		if (retval)
+			return retval;
+		f = &x->v[x->n++];
+		memset(f, 0, sizeof(*f));
+		f->commit = nb->commit_entry;
+		f->min = -1;
+	}
+	f = &x->v[x->n - 1];
+	nf = e4_wlog_flush_count(x->fl, x->nfl, last, nb->commit_entry);
+	f->judged++;
+	f->unflushed += !nf;
+	if (f->min < 0 || (int64_t)nf < f->min)
+		f->min = (int64_t)nf;
+	return 0;
+}
+
 /* Index of the newest commit write with an entry < @e, or -1. */
 static int64_t commit_before(const struct e4_wlog_stats *ws, uint64_t e)
 {
@@ -197,6 +251,27 @@ static errcode_t batching(e4_wlog_t log, struct e4_wlog_stats *ws)
 	return 0;
 }
 
+/* Log sectors per fs block of the device's BASE (its superblock). */
+static errcode_t wlog_spb(e4_wlog_dev_t d, uint64_t *spb)
+{
+	ext2_filsys fs = NULL;
+	errcode_t retval;
+
+	*spb = 0;
+	retval = e4_wlog_dev_set_point(d, -1);
+	if (!retval)
+		retval = ext2fs_open2(e4_wlog_dev_name(d), "",
+				      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
+				      EXT2_FLAG_IGNORE_CSUM_ERRORS |
+				      EXT2_FLAG_SUPER_ONLY, 0, 0,
+				      e4_wlog_io_manager, &fs);
+	if (retval)
+		return retval;
+	*spb = fs->blocksize / e4_wlog_dev_log(d)->sectorsize;
+	ext2fs_free(fs);
+	return *spb ? 0 : EXT2_ET_INVALID_ARGUMENT;
+}
+
 void e4_wlog_stats_free(struct e4_wlog_stats *ws)
 {
 	if (!ws)
@@ -214,7 +289,8 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret)
 	e4_wlog_t log = e4_wlog_dev_log(d);
 	const char *mark = NULL;
 	double *v = NULL;
-	size_t k = 0, i, n;
+	struct dctx x;
+	size_t k = 0, i, n, di = 0;
 	uint64_t e;
 	errcode_t retval;
 
@@ -226,7 +302,16 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret)
 	memset(&o, 0, sizeof(o));
 	o.data_mode = E4_DATA_AUTO;
 	o.commits_only = 1;
-	retval = e4_wlog_check(d, &o, &ws->rep);
+	memset(&x, 0, sizeof(x));
+	x.d = d;
+	retval = e4_wlog_flushes(log, &x.fl, &x.nfl);
+	if (retval)
+		goto fail;
+	/* BASE's block size comes with the report: the callback's first
+	 * call is after it is known; take it from the device's fs. */
+	retval = wlog_spb(d, &x.spb);
+	if (!retval)
+		retval = e4_wlog_check_newblk(d, &o, on_newblk, &x, &ws->rep);
 	if (retval)
 		goto fail;
 	rep = ws->rep;
@@ -266,6 +351,15 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret)
 			c->files_known = t->committed;
 			c->files = t->files;
 			c->new_blocks = t->new_blocks;
+			c->data_flushes_min = -1;
+			for (; di < x.n && x.v[di].commit < (int64_t)e; di++)
+				;
+			if (di < x.n && x.v[di].commit == (int64_t)e) {
+				c->data_judged = x.v[di].judged;
+				c->data_unflushed = x.v[di].unflushed;
+				c->data_flushes_min = x.v[di].min;
+				ws->unflushed_commits += !!c->data_unflushed;
+			}
 			ws->preflush += c->preflush;
 			ws->no_flush += !c->span.flushes;
 			if (++k < ws->ncommits)
@@ -304,13 +398,21 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret)
 	for (k = 1, n = 0; k < ws->ncommits; k++)
 		v[n++] = (double)ws->commits[k].interval;
 	e4_jstat_dist_fill(&ws->interval, v, n);
+	for (k = 0, n = 0; k < ws->ncommits; k++)
+		if (ws->commits[k].data_flushes_min >= 0)
+			v[n++] = (double)ws->commits[k].data_flushes_min;
+	e4_jstat_dist_fill(&ws->data_flushes, v, n);
 	ext2fs_free_mem(&v);
 	retval = batching(log, ws);
 	if (retval)
 		goto fail;
+	ext2fs_free_mem(&x.fl);
+	ext2fs_free_mem(&x.v);
 	*ret = ws;
 	return 0;
 fail:
+	ext2fs_free_mem(&x.fl);
+	ext2fs_free_mem(&x.v);
 	ext2fs_free_mem(&v);
 	e4_wlog_stats_free(ws);
 	return retval;

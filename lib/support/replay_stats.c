@@ -449,10 +449,16 @@ static void print_wlog_text(const struct e4s_stats_wlog *wl)
 	print_dist("journal blocks", &ws->journal_blocks, 0, 1);
 	print_dist("files", &ws->files, 0, 1);
 	print_dist("interval (entries)", &ws->interval, 0, 0);
+	print_dist("flushes data->commit", &ws->data_flushes, 0, 1);
 	printf("  commit writes: %zu, %" PRIu64 " with PREFLUSH, %" PRIu64
 	       " with no FLUSH since the previous one; files known for %"
 	       PRIu64 "\n", ws->ncommits, ws->preflush, ws->no_flush,
 	       ws->files_known);
+	printf("  reorder: %" PRIu64 " commit write(s) with a new data block "
+	       "no FLUSH separates from it (a volatile cache may persist "
+	       "the commit without it; flushes data->commit: the fewest "
+	       "FLUSH entries after a new block's last data write up to its "
+	       "commit write, PREFLUSH included)\n", ws->unflushed_commits);
 	print_batching_text(ws);
 }
 
@@ -673,6 +679,13 @@ static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
 			e4s_json_null(js, "files");
 			e4s_json_null(js, "new_blocks");
 		}
+		e4s_json_u64(js, "data_blocks_judged", c->data_judged);
+		if (c->data_flushes_min < 0)
+			e4s_json_null(js, "data_flushes_min");
+		else
+			e4s_json_i64(js, "data_flushes_min",
+				     c->data_flushes_min);
+		e4s_json_u64(js, "data_blocks_unflushed", c->data_unflushed);
 		e4s_json_u64(js, "promises", c->promises);
 		if (c->promises) {
 			e4s_json_i64(js, "first_promise", c->first_promise);
@@ -696,6 +709,8 @@ static void json_wlog(struct e4s_json *js, const struct e4s_stats_wlog *wl)
 	e4s_json_u64(js, "commits_with_files", ws->files_known);
 	e4s_json_u64(js, "preflush_commits", ws->preflush);
 	e4s_json_u64(js, "no_flush_commits", ws->no_flush);
+	e4s_json_u64(js, "unflushed_data_commits", ws->unflushed_commits);
+	json_dist(js, "data_flushes", &ws->data_flushes, 1, 1);
 	json_dist(js, "flushes", &ws->flushes, 1, 1);
 	json_dist(js, "data_entries", &ws->data_entries, 1, 1);
 	json_dist(js, "data_blocks", &ws->data_blocks, 1, 1);

@@ -960,6 +960,28 @@ static void print_states(uint64_t states)
 		printf("%llu", (unsigned long long)states);
 }
 
+/* What the kernel does, in words (enum e4_wlog_jkind). */
+static const char *jkind_what(const struct e4_wlog_reorder_jviol *v)
+{
+	switch (v->kind) {
+	case E4_WLOG_J_REFUSE:
+		return v->csum_version >= 2 ? "its tag checksum fails: the "
+			"kernel replays the other blocks, then refuses the "
+			"mount" : "the commit's crc32 fails (j_failed_commit): "
+			"the kernel replays the transactions before it, then "
+			"refuses the mount";
+	case E4_WLOG_J_GARBAGE:
+		return "no journal checksum: the kernel replays the stale "
+			"block into it";
+	case E4_WLOG_J_LOST:
+		return v->logged_copy ? "the commit's crc32 fails, an "
+			"interrupted async commit: the kernel does not "
+			"replay it" : "the kernel's scan ends before the "
+			"commit: it is not replayed";
+	}
+	return "?";
+}
+
 /*
  * --reorder, text: the epochs with volatile writes or findings (all with
  * -v), then each reorder finding with its witness and the --at/--drop
@@ -983,22 +1005,23 @@ static void print_reorder_text(const struct e4_wlog_reorder_report *rr,
 	printf(" crash state(s); %llu new block(s) judged, %llu witness "
 	       "state(s) opened\n", (unsigned long long)rr->blocks,
 	       (unsigned long long)rr->witness_states);
-	printf("%8s %8s %8s %8s %10s\n", "flush", "last", "volatile",
-	       "commits", "violations");
+	printf("%8s %8s %8s %8s %10s %8s\n", "flush", "last", "volatile",
+	       "commits", "violations", "recovery");
 	for (i = 0; i < rr->nepochs; i++) {
 		const struct e4_wlog_epoch *ep = &rr->epochs[i];
 
-		if (!verbose && !ep->violations)
+		if (!verbose && !ep->violations && !ep->jviolations)
 			continue;
 		if (ep->flush_entry < 0)
 			printf("%8s", "BASE");
 		else
 			printf("%8lld", (long long)ep->flush_entry);
-		printf(" %8lld %8llu %8llu %10llu\n",
+		printf(" %8lld %8llu %8llu %10llu %8llu\n",
 		       (long long)ep->last_entry,
 		       (unsigned long long)ep->volatile_writes,
 		       (unsigned long long)ep->commits,
-		       (unsigned long long)ep->violations);
+		       (unsigned long long)ep->violations,
+		       (unsigned long long)ep->jviolations);
 	}
 	if (!verbose)
 		printf("(epochs without violations not shown; -v shows "
@@ -1036,12 +1059,54 @@ static void print_reorder_text(const struct e4_wlog_reorder_report *rr,
 			printf(" (permitted by data=writeback)");
 		printf("\n");
 	}
+	if (rr->njv)
+		printf("reorder recovery findings (a crash state with T's "
+		       "commit block but not this journal write):\n");
+	for (i = 0; i < rr->njv; i++) {
+		const struct e4_wlog_reorder_jviol *v = &rr->jv[i];
+
+		printf("  tid %u: %s: commit at entry %lld, journal write "
+		       "entry %lld lost (last FLUSH: ", v->tid,
+		       v->confirmed ? e4_wlog_jkind_name(v->kind) :
+		       "reorder-unconfirmed", (long long)v->commit_entry,
+		       (long long)v->journal_entry);
+		if (v->flush_entry < 0)
+			printf("none, BASE");
+		else
+			printf("entry %lld", (long long)v->flush_entry);
+		printf("): journal block %llu (fs block %llu, ",
+		       (unsigned long long)v->jblk,
+		       (unsigned long long)v->pblk);
+		if (v->logged_copy)
+			printf("the copy of block %llu",
+			       (unsigned long long)v->fsblk);
+		else
+			printf("a descriptor or revoke block");
+		printf(") stale; %s", jkind_what(v));
+		printf("; witness: --at=%lld --drop=%lld",
+		       (long long)v->commit_entry,
+		       (long long)v->journal_entry);
+		if (!v->confirmed)
+			printf(" (its recovery, %s, is not that)",
+			       v->action < 0 ? "not decided" :
+			       e4_mount_action_name(v->action));
+		printf("\n");
+	}
 	printf("%s: %llu reorder violation(s) (%llu blocks), %llu note(s), "
 	       "%llu unconfirmed\n", rr->violations ? "FAIL" : "OK",
 	       (unsigned long long)rr->violations,
 	       (unsigned long long)rr->violation_blocks,
 	       (unsigned long long)rr->notes,
 	       (unsigned long long)rr->unconfirmed);
+	printf("%s: %llu journal block(s) judged; %llu reordered state(s) "
+	       "the kernel refuses, %llu it replays garbage into, %llu it "
+	       "loses a commit of (notes), %llu unconfirmed\n",
+	       rr->refused || rr->garbage ? "FAIL" : "OK",
+	       (unsigned long long)rr->journal_blocks,
+	       (unsigned long long)rr->refused,
+	       (unsigned long long)rr->garbage,
+	       (unsigned long long)rr->lost,
+	       (unsigned long long)rr->junconfirmed);
 }
 
 static void print_reorder_json(struct e4s_json *js,
@@ -1070,6 +1135,7 @@ static void print_reorder_json(struct e4s_json *js,
 		e4s_json_u64(js, "volatile_writes", ep->volatile_writes);
 		e4s_json_u64(js, "commits", ep->commits);
 		e4s_json_u64(js, "violations", ep->violations);
+		e4s_json_u64(js, "recovery_violations", ep->jviolations);
 		e4s_json_obj_end(js);
 	}
 	e4s_json_arr_end(js);
@@ -1116,6 +1182,51 @@ static void print_reorder_json(struct e4s_json *js,
 	e4s_json_u64(js, "violation_blocks", rr->violation_blocks);
 	e4s_json_u64(js, "notes", rr->notes);
 	e4s_json_u64(js, "unconfirmed", rr->unconfirmed);
+	e4s_json_u64(js, "journal_blocks_judged", rr->journal_blocks);
+	e4s_json_arr_begin(js, "recovery_findings");
+	for (i = 0; i < rr->njv; i++) {
+		const struct e4_wlog_reorder_jviol *v = &rr->jv[i];
+
+		e4s_json_obj_begin(js, NULL);
+		e4s_json_str(js, "kind", e4_wlog_jkind_name(v->kind));
+		e4s_json_bool(js, "violation", v->confirmed &&
+			      v->kind != E4_WLOG_J_LOST);
+		e4s_json_bool(js, "confirmed", v->confirmed);
+		if (v->action < 0)
+			e4s_json_null(js, "mount");
+		else
+			e4s_json_str(js, "mount",
+				     e4_mount_action_name(v->action));
+		e4s_json_u64(js, "tid", v->tid);
+		e4s_json_i64(js, "commit_entry", v->commit_entry);
+		e4s_json_i64(js, "journal_entry", v->journal_entry);
+		if (v->flush_entry < 0)
+			e4s_json_null(js, "flush_entry");
+		else
+			e4s_json_i64(js, "flush_entry", v->flush_entry);
+		e4s_json_u64(js, "jblk", v->jblk);
+		e4s_json_u64(js, "pblk", v->pblk);
+		e4s_json_bool(js, "logged_copy", v->logged_copy);
+		if (v->logged_copy)
+			e4s_json_u64(js, "fsblk", v->fsblk);
+		else
+			e4s_json_null(js, "fsblk");
+		e4s_json_str(js, "checksum_method", v->csum_version < 4 ?
+			     (const char *const[]){ "none", "v1", "v2",
+						    "v3" }[v->csum_version] :
+			     "none");
+		e4s_json_bool(js, "async_commit", v->async_commit);
+		e4s_json_i64(js, "at", v->commit_entry);
+		e4s_json_arr_begin(js, "witness");
+		e4s_json_u64(js, NULL, (uint64_t)v->journal_entry);
+		e4s_json_arr_end(js);
+		e4s_json_obj_end(js);
+	}
+	e4s_json_arr_end(js);
+	e4s_json_u64(js, "refused", rr->refused);
+	e4s_json_u64(js, "garbage", rr->garbage);
+	e4s_json_u64(js, "lost", rr->lost);
+	e4s_json_u64(js, "recovery_unconfirmed", rr->junconfirmed);
 	e4s_json_obj_end(js);
 }
 
@@ -1235,10 +1346,12 @@ static int run_check(const char *prog, const struct e4s_req *r,
 		return E4R_EXIT_ERROR;
 	}
 	/* As --check-order's: violations 64, a journal the kernel would
-	 * refuse at a point 4 (corruption found). */
-	rc = (rep->violations || (rr && rr->violations) ?
+	 * refuse at a point 4 (corruption found); --reorder: a reordered
+	 * state the kernel replays garbage into 64, one it refuses 4. */
+	rc = (rep->violations || (rr && (rr->violations || rr->garbage)) ?
 	      E4R_EXIT_VIOLATION : 0) |
-		(rep->unrecoverable ? E4R_EXIT_CORRUPT : 0);
+		(rep->unrecoverable || (rr && rr->refused) ?
+		 E4R_EXIT_CORRUPT : 0);
 	if (rep->nunchecked)	/* fail closed: a partial report */
 		rc |= E4R_EXIT_ERROR;
 	if (r->json) {
