@@ -163,6 +163,12 @@ struct ctx {
 	struct rstate		keep;		/* the last device opened,
 						 * while it may serve again */
 	int64_t			keep_point;	/* its point; -2: none */
+	uint32_t		*tchunk;	/* the points' tid lists: the
+						 * chunk being filled */
+	size_t			tcap, tused;	/* its size, tids used */
+	uint32_t		*tlast;		/* the last point's list in
+						 * it (NULL: none) */
+	size_t			tlast_n;
 	struct hmap		ok;		/* pblk -> after + 1: every
 						 * sector written since @after
 						 * (stays true at later points) */
@@ -1109,6 +1115,72 @@ static errcode_t point_unrecoverable(struct ctx *c, struct e4_wlog_point *pt,
 	return add_finding(c, &f);
 }
 
+/*
+ * Give @pt the committed tids of @scan.  The live journal slides from
+ * one point to the next (its checkpointed head dropped, new commits
+ * appended), so the lists share one store: chunks of TCHUNK tids (or
+ * the list's length, if longer), each list one contiguous run of a
+ * chunk, the last point's run extended in place when the new list is
+ * its tail plus new tids.  Memory: the tids that differ from point to
+ * point, not ~ncommitted a point.  A chunk's first list starts at its
+ * first tid: e4_wlog_report_free() frees each chunk at the first point
+ * whose list is outside the previous chunk (the chunks are distinct
+ * live allocations and points use them in order).
+ */
+#define TCHUNK	65536
+
+static errcode_t point_tids(struct ctx *c, struct e4_wlog_point *pt,
+			    const struct e4_jscan *scan)
+{
+	size_t n = scan->ncommitted, i, j, k, have;
+	errcode_t retval;
+
+	pt->tids = NULL;
+	pt->ntids = 0;
+	if (!n)
+		return 0;
+	/* The last list's tail equal to this list's head: share it. */
+	if (c->tlast && c->tlast + c->tlast_n == c->tchunk + c->tused) {
+		for (j = 0; j < c->tlast_n; j++) {
+			have = c->tlast_n - j;
+			if (have > n)
+				continue;
+			for (k = 0; k < have; k++)
+				if (c->tlast[j + k] != scan->trans[k].tid)
+					break;
+			if (k == have)
+				break;
+		}
+		if (j < c->tlast_n && c->tused + (n - have) <= c->tcap) {
+			for (i = have; i < n; i++)
+				c->tchunk[c->tused++] = scan->trans[i].tid;
+			pt->tids = c->tlast + j;
+			pt->ntids = n;
+			c->tlast = pt->tids;
+			c->tlast_n = n;
+			return 0;
+		}
+	}
+	if (!c->tchunk || c->tused + n > c->tcap) {
+		size_t cap = n > TCHUNK ? n : TCHUNK;
+
+		/* The old chunk now belongs to the report's points. */
+		c->tchunk = NULL;
+		retval = ext2fs_get_array(cap, sizeof(*c->tchunk), &c->tchunk);
+		if (retval)
+			return retval;
+		c->tcap = cap;
+		c->tused = 0;
+	}
+	pt->tids = c->tchunk + c->tused;
+	for (i = 0; i < n; i++)
+		c->tchunk[c->tused++] = scan->trans[i].tid;
+	pt->ntids = n;
+	c->tlast = pt->tids;
+	c->tlast_n = n;
+	return 0;
+}
+
 static errcode_t do_point(struct ctx *c, int64_t entry)
 {
 	struct e4_wlog_report *rep = c->rep;
@@ -1117,7 +1189,7 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	struct e4_mount_refusal mr;
 	struct pt_arg pa = { c, 0 };
 	errcode_t retval;
-	size_t i, n;
+	size_t i;
 
 	retval = grow(&rep->points, &c->apoints, rep->npoints + 1,
 		      sizeof(*rep->points));
@@ -1168,16 +1240,9 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 		r.rp.j = NULL;
 	}
 	if (r.rp.j) {
-		n = r.rp.scan->ncommitted;
-		if (n) {
-			retval = ext2fs_get_array(n, sizeof(*pt->tids),
-						  &pt->tids);
-			if (retval)
-				goto out;
-		}
-		for (i = 0; i < n; i++)
-			pt->tids[i] = r.rp.scan->trans[i].tid;
-		pt->ntids = n;
+		retval = point_tids(c, pt, r.rp.scan);
+		if (retval)
+			goto out;
 	}
 	if (r.rp.j && r.rp.scan->fc && r.rp.scan->fc->fail) {
 		/* The kernel's fast-commit scan fails: so does its
@@ -1241,14 +1306,25 @@ out:
 
 void e4_wlog_report_free(struct e4_wlog_report *rep)
 {
-	size_t i;
+	uint32_t *chunk = NULL;
+	size_t i, chunk_n = 0;
 
 	if (!rep)
 		return;
 	for (i = 0; i < rep->nf; i++)
 		ext2fs_free_mem(&rep->f[i].path);
-	for (i = 0; i < rep->npoints; i++)
-		ext2fs_free_mem(&rep->points[i].tids);
+	/* The tid lists' chunks (point_tids()): freed at the first point
+	 * whose list is not in the chunk freed before. */
+	for (i = 0; i < rep->npoints; i++) {
+		uint32_t *t = rep->points[i].tids;
+
+		if (!t || (chunk && t >= chunk && t < chunk + chunk_n))
+			continue;
+		chunk = t;
+		chunk_n = rep->points[i].ntids > TCHUNK ?
+			rep->points[i].ntids : TCHUNK;
+		ext2fs_free_mem(&t);
+	}
 	ext2fs_free_mem(&rep->f);
 	ext2fs_free_mem(&rep->unchecked);
 	ext2fs_free_mem(&rep->points);
