@@ -243,12 +243,76 @@ static void rstate_close(struct rstate *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Is jblock range [@a, @b] clear of [@lo, @hi]? */
+static int jclear(blk64_t a, blk64_t b, blk64_t lo, blk64_t hi)
+{
+	return b < lo || a > hi;
+}
+
+/*
+ * May the scan of @prev (the device at @from) be resumed at @to
+ * (e4_journal_scan_resume())?  Only when no entry in (@from, @to]
+ * writes or discards in the log blocks it walked, from its start to its
+ * last committed transaction's commit block (with the wrap at log_end),
+ * as @prev's journal maps them (e4_journal_scan_resume() checks that the
+ * new journal maps them alike).
+ */
+static int journal_kept(struct ctx *c, const struct rstate *prev,
+			int64_t from, int64_t to)
+{
+	const struct e4_jscan *s = prev->rp.scan;
+	const struct e4_journal *j = prev->rp.j;
+	blk64_t lo1, hi1, lo2, hi2, end;
+	int64_t i;
+	size_t k;
+
+	if (!s || !j || prev->jerr || j->external || !s->ncommitted ||
+	    !j->nruns || j->blocksize != c->bs || from < -1 || from > to)
+		return 0;
+	end = s->trans[s->ncommitted - 1].last_jblk;
+	lo1 = s->start_jblk;
+	if (end >= lo1) {
+		hi1 = end;
+		lo2 = 1;
+		hi2 = 0;	/* empty */
+	} else {		/* wrapped */
+		hi1 = s->log_end - 1;
+		lo2 = s->log_first;
+		hi2 = end;
+	}
+	for (i = from + 1; i <= to; i++) {
+		const struct e4_wlog_entry *e = &c->log->ents[i];
+		blk64_t b0, b1;
+
+		if (!e->nr_sectors)
+			continue;
+		b0 = e->sector / c->spb;
+		b1 = (e->sector + e->nr_sectors - 1) / c->spb;
+		for (k = 0; k < j->nruns; k++) {
+			const struct e4_jmap_run *m = &j->runs[k];
+			blk64_t a, b;
+
+			if (b1 < m->pblk || b0 >= m->pblk + m->len)
+				continue;
+			a = (b0 > m->pblk ? b0 : m->pblk) - m->pblk + m->jblk;
+			b = (b1 < m->pblk + m->len - 1 ? b1 :
+			     m->pblk + m->len - 1) - m->pblk + m->jblk;
+			if (!jclear(a, b, lo1, hi1) ||
+			    (lo2 <= hi2 && !jclear(a, b, lo2, hi2)))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 /*
  * Open the device at its current point: its fs, journal and scan.  A
  * journal that does not open is recorded in r->jerr (the state is then
  * the device itself).
  */
-static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
+static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r,
+				 const struct rstate *prev, int64_t prev_point,
+				 int64_t point)
 {
 	errcode_t retval;
 
@@ -280,7 +344,11 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 		r->rp.j = NULL;
 		return 0;
 	}
-	retval = e4_journal_scan(r->rp.j, 0, 0, &r->rp.scan);
+	if (prev && journal_kept(c, prev, prev_point, point))
+		retval = e4_journal_scan_resume(r->rp.j, prev->rp.j,
+						prev->rp.scan, &r->rp.scan);
+	else
+		retval = e4_journal_scan(r->rp.j, 0, 0, &r->rp.scan);
 	if (!retval)
 		retval = e4_plan_build(r->rp.j, r->rp.scan, &r->rp.plan);
 	if (!retval)
@@ -325,10 +393,13 @@ static errcode_t rstate_get(struct ctx *c, struct rstate *r, int64_t point)
 		c->keep_point = -2;
 		return 0;
 	}
+	/* The kept state's scan goes on where it can (journal_kept()). */
+	retval = rstate_open_dev(c, r, c->keep_point >= -1 ? &c->keep : NULL,
+				 c->keep_point, point);
 	if (c->keep_point >= -1)
 		rstate_close(&c->keep);
 	c->keep_point = -2;
-	return rstate_open_dev(c, r);
+	return retval;
 }
 
 /* Done with @r (opened by rstate_get() at @point): keep it for the next
@@ -471,7 +542,7 @@ static errcode_t load_base(struct ctx *c)
 
 	retval = e4_wlog_dev_set_point(c->d, -1);
 	if (!retval)
-		retval = rstate_open_dev(c, &r);
+		retval = rstate_open_dev(c, &r, NULL, -2, -2);
 	if (retval)
 		return retval;
 	sb = r.dfs->super;
