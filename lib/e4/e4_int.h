@@ -306,4 +306,24 @@ int64_t e4_wlog_flush_prev(const int64_t *fl, size_t n, int64_t entry);
 size_t e4_wlog_flush_count(const int64_t *fl, size_t n, int64_t after,
 			   int64_t upto);
 
+/*
+ * e4_journal_scan_resume() - e4_journal_scan(@j, 0, 0, @ret), reusing
+ * @prev, a scan of @pj (the same journal at an earlier state of its
+ * device): when the caller knows that no journal block @prev walked from
+ * its start to its last committed transaction's commit block has changed
+ * since, the committed transactions of @prev from @j's s_sequence on are
+ * copied (their tags and revokes as read then) and the walk goes on after
+ * the last one's commit block (fs/jbd2/recovery.c do_one_pass(): the scan
+ * reads each block once, in order, its state at a commit boundary being
+ * just the next jblock, the next tid and the last commit time).  Falls
+ * back to a full scan unless the two journals have the same layout,
+ * features, uuid and log area, @j's s_start is the first block of one of
+ * @prev's committed transactions with s_sequence its tid, and @prev ended
+ * normally (no event, no failure, no upto, no pending checksum).  @pj or
+ * @prev NULL: a full scan.  Returns e4_journal_scan()'s values.
+ */
+errcode_t e4_journal_scan_resume(e4_journal_t j, e4_journal_t pj,
+				 const struct e4_jscan *prev,
+				 struct e4_jscan **ret);
+
 #endif /* E4_INT_H */

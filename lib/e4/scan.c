@@ -140,6 +140,13 @@ struct scanner {
 	size_t		dmax;
 	int		defer;		/* E4_SCANF_DEFER_CSUM applies */
 	int		hash;		/* E4_SCANF_HASH */
+	/* e4_journal_scan_resume(): the walk goes on after the kept
+	 * transactions (s->trans[0..ntrans) on entry) */
+	int		resumed;
+	blk64_t		r_next;		/* the jblock after the last commit */
+	uint32_t	r_tid;		/* the tid expected there */
+	uint64_t	r_time;		/* the last commit's h_commit_sec */
+	blk64_t		r_walked;	/* log blocks of the kept ones */
 };
 
 static blk64_t wrap(const struct e4_jscan *s, blk64_t v)
@@ -278,6 +285,13 @@ static errcode_t do_scan(struct scanner *sc, int flags, uint32_t upto)
 
 	v1 = !!(sc->compat & JBD2_FEATURE_COMPAT_CHECKSUM);
 	async = !!(sc->incompat & JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT);
+	if (sc->resumed) {	/* at a commit boundary: crc32_sum reset,
+				 * no check pending, the log not ended */
+		next = sc->r_next;
+		tid = sc->r_tid;
+		last_time = sc->r_time;
+		walked = sc->r_walked;
+	}
 
 	for (;;) {
 		if (next >= j->jsb.maxlen) {
@@ -831,8 +845,117 @@ static errcode_t fc_scan(e4_journal_t j, int flags, struct e4_jscan *s)
 	return retval;
 }
 
+/* Copy transactions @from[0..n) into @s (tags and revokes too). */
+static errcode_t copy_trans(struct scanner *sc, const struct e4_jtrans *from,
+			    size_t n)
+{
+	struct e4_jscan *s = sc->s;
+	size_t i, k;
+	errcode_t retval;
+
+	retval = ext2fs_get_array(n, sizeof(*s->trans), &s->trans);
+	if (retval)
+		return retval;
+	sc->trans_alloc = n;
+	for (i = 0; i < n; i++) {
+		struct e4_jtrans *t = &s->trans[i];
+
+		*t = from[i];
+		t->tags = NULL;
+		t->revokes = NULL;
+		s->ntrans = i + 1;
+		if (from[i].ntags) {
+			retval = ext2fs_get_array(from[i].ntags,
+						  sizeof(*t->tags), &t->tags);
+			if (retval) {
+				t->ntags = t->nrevokes = 0;
+				return retval;
+			}
+			memcpy(t->tags, from[i].tags,
+			       from[i].ntags * sizeof(*t->tags));
+			for (k = 0; k < t->ntags; k++)	/* as read */
+				t->tags[k].fate = E4_TAG_UNPLANNED;
+		}
+		if (from[i].nrevokes) {
+			retval = ext2fs_get_array(from[i].nrevokes,
+						  sizeof(*t->revokes),
+						  &t->revokes);
+			if (retval) {
+				t->nrevokes = 0;
+				return retval;
+			}
+			memcpy(t->revokes, from[i].revokes,
+			       from[i].nrevokes * sizeof(*t->revokes));
+		}
+	}
+	return 0;
+}
+
+static errcode_t scan_common(e4_journal_t j, int flags, uint32_t upto,
+			     const struct e4_jscan *prev, size_t m, size_t k,
+			     struct e4_jscan **ret);
+
 errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 			  struct e4_jscan **ret)
+{
+	return scan_common(j, flags, upto, NULL, 0, 0, ret);
+}
+
+errcode_t e4_journal_scan_resume(e4_journal_t j, e4_journal_t pj,
+				 const struct e4_jscan *prev,
+				 struct e4_jscan **ret)
+{
+	const struct e4_jsb *a = &j->jsb, *b;
+	size_t m, k;
+
+	if (!pj || !prev)
+		goto full;
+	b = &pj->jsb;
+	/* The same journal, laid out alike, with the same checksums; its
+	 * sequence and start may have moved on (a checkpoint). */
+	if (j->external || pj->external ||
+	    j->blocksize != pj->blocksize || j->sb_jblk != pj->sb_jblk ||
+	    j->real_len != pj->real_len || j->nruns != pj->nruns ||
+	    (j->nruns && memcmp(j->runs, pj->runs,
+				j->nruns * sizeof(*j->runs))) ||
+	    a->blocktype != b->blocktype || a->blocksize != b->blocksize ||
+	    a->maxlen != b->maxlen || a->first != b->first ||
+	    a->errno_ != b->errno_ ||
+	    a->feature_compat != b->feature_compat ||
+	    a->feature_incompat != b->feature_incompat ||
+	    a->feature_ro_compat != b->feature_ro_compat ||
+	    memcmp(a->uuid, b->uuid, sizeof(a->uuid)) ||
+	    a->checksum_type != b->checksum_type ||
+	    a->num_fc_blks != b->num_fc_blks || !a->start ||
+	    e4_jsb_log_end(j->sb) != prev->log_end)
+		goto full;
+	/* A plain scan that ended normally, nothing odd on the way. */
+	if (prev->fail || prev->nevents || prev->upto_set ||
+	    prev->has_failed_commit || prev->ncsum_pending ||
+	    (prev->stop != E4_SCAN_NO_MAGIC && prev->stop != E4_SCAN_SEQUENCE &&
+	     prev->stop != E4_SCAN_BLOCKTYPE) ||
+	    prev->log_first != a->first)
+		goto full;
+	k = prev->ncommitted;
+	for (m = 0; m < k; m++)
+		if (prev->trans[m].tid == a->sequence)
+			break;
+	if (m == k || prev->trans[m].first_jblk != a->start)
+		goto full;
+	for (; k > m; k--)	/* never a tag left unhashed or pending */
+		if (prev->trans[k - 1].has_commit &&
+		    prev->trans[k - 1].committed)
+			break;
+	if (k == m)
+		goto full;
+	return scan_common(j, 0, 0, prev, m, k, ret);
+full:
+	return scan_common(j, 0, 0, NULL, 0, 0, ret);
+}
+
+static errcode_t scan_common(e4_journal_t j, int flags, uint32_t upto,
+			     const struct e4_jscan *prev, size_t m, size_t k,
+			     struct e4_jscan **ret)
 {
 	struct scanner sc;
 	struct e4_jscan *s;
@@ -914,6 +1037,20 @@ errcode_t e4_journal_scan(e4_journal_t j, int flags, uint32_t upto,
 		if (retval)
 			goto out;
 	} else {
+		if (prev) {
+			const struct e4_jtrans *last = &prev->trans[k - 1];
+			size_t i;
+
+			retval = copy_trans(&sc, prev->trans + m, k - m);
+			if (retval)
+				goto out;
+			sc.resumed = 1;
+			sc.r_next = wrap(s, last->last_jblk + 1);
+			sc.r_tid = last->tid + 1;
+			sc.r_time = last->commit_sec;
+			for (i = 0; i < s->ntrans; i++)
+				sc.r_walked += s->trans[i].nblocks;
+		}
 		retval = do_scan(&sc, flags, upto);
 		if (retval)
 			goto out;

@@ -164,6 +164,12 @@ struct ctx {
 	struct rstate		keep;		/* the last device opened,
 						 * while it may serve again */
 	int64_t			keep_point;	/* its point; -2: none */
+	uint32_t		*tchunk;	/* the points' tid lists: the
+						 * chunk being filled */
+	size_t			tcap, tused;	/* its size, tids used */
+	uint32_t		*tlast;		/* the last point's list in
+						 * it (NULL: none) */
+	size_t			tlast_n;
 	struct hmap		ok;		/* pblk -> after + 1: every
 						 * sector written since @after
 						 * (stays true at later points) */
@@ -238,12 +244,76 @@ static void rstate_close(struct rstate *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Is jblock range [@a, @b] clear of [@lo, @hi]? */
+static int jclear(blk64_t a, blk64_t b, blk64_t lo, blk64_t hi)
+{
+	return b < lo || a > hi;
+}
+
+/*
+ * May the scan of @prev (the device at @from) be resumed at @to
+ * (e4_journal_scan_resume())?  Only when no entry in (@from, @to]
+ * writes or discards in the log blocks it walked, from its start to its
+ * last committed transaction's commit block (with the wrap at log_end),
+ * as @prev's journal maps them (e4_journal_scan_resume() checks that the
+ * new journal maps them alike).
+ */
+static int journal_kept(struct ctx *c, const struct rstate *prev,
+			int64_t from, int64_t to)
+{
+	const struct e4_jscan *s = prev->rp.scan;
+	const struct e4_journal *j = prev->rp.j;
+	blk64_t lo1, hi1, lo2, hi2, end;
+	int64_t i;
+	size_t k;
+
+	if (!s || !j || prev->jerr || j->external || !s->ncommitted ||
+	    !j->nruns || j->blocksize != c->bs || from < -1 || from > to)
+		return 0;
+	end = s->trans[s->ncommitted - 1].last_jblk;
+	lo1 = s->start_jblk;
+	if (end >= lo1) {
+		hi1 = end;
+		lo2 = 1;
+		hi2 = 0;	/* empty */
+	} else {		/* wrapped */
+		hi1 = s->log_end - 1;
+		lo2 = s->log_first;
+		hi2 = end;
+	}
+	for (i = from + 1; i <= to; i++) {
+		const struct e4_wlog_entry *e = &c->log->ents[i];
+		blk64_t b0, b1;
+
+		if (!e->nr_sectors)
+			continue;
+		b0 = e->sector / c->spb;
+		b1 = (e->sector + e->nr_sectors - 1) / c->spb;
+		for (k = 0; k < j->nruns; k++) {
+			const struct e4_jmap_run *m = &j->runs[k];
+			blk64_t a, b;
+
+			if (b1 < m->pblk || b0 >= m->pblk + m->len)
+				continue;
+			a = (b0 > m->pblk ? b0 : m->pblk) - m->pblk + m->jblk;
+			b = (b1 < m->pblk + m->len - 1 ? b1 :
+			     m->pblk + m->len - 1) - m->pblk + m->jblk;
+			if (!jclear(a, b, lo1, hi1) ||
+			    (lo2 <= hi2 && !jclear(a, b, lo2, hi2)))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 /*
  * Open the device at its current point: its fs, journal and scan.  A
  * journal that does not open is recorded in r->jerr (the state is then
  * the device itself).
  */
-static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
+static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r,
+				 const struct rstate *prev, int64_t prev_point,
+				 int64_t point)
 {
 	errcode_t retval;
 
@@ -275,7 +345,11 @@ static errcode_t rstate_open_dev(struct ctx *c, struct rstate *r)
 		r->rp.j = NULL;
 		return 0;
 	}
-	retval = e4_journal_scan(r->rp.j, 0, 0, &r->rp.scan);
+	if (prev && journal_kept(c, prev, prev_point, point))
+		retval = e4_journal_scan_resume(r->rp.j, prev->rp.j,
+						prev->rp.scan, &r->rp.scan);
+	else
+		retval = e4_journal_scan(r->rp.j, 0, 0, &r->rp.scan);
 	if (!retval)
 		retval = e4_plan_build(r->rp.j, r->rp.scan, &r->rp.plan);
 	if (!retval)
@@ -320,10 +394,13 @@ static errcode_t rstate_get(struct ctx *c, struct rstate *r, int64_t point)
 		c->keep_point = -2;
 		return 0;
 	}
+	/* The kept state's scan goes on where it can (journal_kept()). */
+	retval = rstate_open_dev(c, r, c->keep_point >= -1 ? &c->keep : NULL,
+				 c->keep_point, point);
 	if (c->keep_point >= -1)
 		rstate_close(&c->keep);
 	c->keep_point = -2;
-	return rstate_open_dev(c, r);
+	return retval;
 }
 
 /* Done with @r (opened by rstate_get() at @point): keep it for the next
@@ -466,7 +543,7 @@ static errcode_t load_base(struct ctx *c)
 
 	retval = e4_wlog_dev_set_point(c->d, -1);
 	if (!retval)
-		retval = rstate_open_dev(c, &r);
+		retval = rstate_open_dev(c, &r, NULL, -2, -2);
 	if (retval)
 		return retval;
 	sb = r.dfs->super;
@@ -1122,6 +1199,72 @@ static errcode_t point_unrecoverable(struct ctx *c, struct e4_wlog_point *pt,
 	return add_finding(c, &f);
 }
 
+/*
+ * Give @pt the committed tids of @scan.  The live journal slides from
+ * one point to the next (its checkpointed head dropped, new commits
+ * appended), so the lists share one store: chunks of TCHUNK tids (or
+ * the list's length, if longer), each list one contiguous run of a
+ * chunk, the last point's run extended in place when the new list is
+ * its tail plus new tids.  Memory: the tids that differ from point to
+ * point, not ~ncommitted a point.  A chunk's first list starts at its
+ * first tid: e4_wlog_report_free() frees each chunk at the first point
+ * whose list is outside the previous chunk (the chunks are distinct
+ * live allocations and points use them in order).
+ */
+#define TCHUNK	65536
+
+static errcode_t point_tids(struct ctx *c, struct e4_wlog_point *pt,
+			    const struct e4_jscan *scan)
+{
+	size_t n = scan->ncommitted, i, j, k, have;
+	errcode_t retval;
+
+	pt->tids = NULL;
+	pt->ntids = 0;
+	if (!n)
+		return 0;
+	/* The last list's tail equal to this list's head: share it. */
+	if (c->tlast && c->tlast + c->tlast_n == c->tchunk + c->tused) {
+		for (j = 0; j < c->tlast_n; j++) {
+			have = c->tlast_n - j;
+			if (have > n)
+				continue;
+			for (k = 0; k < have; k++)
+				if (c->tlast[j + k] != scan->trans[k].tid)
+					break;
+			if (k == have)
+				break;
+		}
+		if (j < c->tlast_n && c->tused + (n - have) <= c->tcap) {
+			for (i = have; i < n; i++)
+				c->tchunk[c->tused++] = scan->trans[i].tid;
+			pt->tids = c->tlast + j;
+			pt->ntids = n;
+			c->tlast = pt->tids;
+			c->tlast_n = n;
+			return 0;
+		}
+	}
+	if (!c->tchunk || c->tused + n > c->tcap) {
+		size_t cap = n > TCHUNK ? n : TCHUNK;
+
+		/* The old chunk now belongs to the report's points. */
+		c->tchunk = NULL;
+		retval = ext2fs_get_array(cap, sizeof(*c->tchunk), &c->tchunk);
+		if (retval)
+			return retval;
+		c->tcap = cap;
+		c->tused = 0;
+	}
+	pt->tids = c->tchunk + c->tused;
+	for (i = 0; i < n; i++)
+		c->tchunk[c->tused++] = scan->trans[i].tid;
+	pt->ntids = n;
+	c->tlast = pt->tids;
+	c->tlast_n = n;
+	return 0;
+}
+
 static errcode_t do_point(struct ctx *c, int64_t entry)
 {
 	struct e4_wlog_report *rep = c->rep;
@@ -1130,7 +1273,7 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 	struct e4_mount_refusal mr;
 	struct pt_arg pa = { c, 0 };
 	errcode_t retval;
-	size_t i, n;
+	size_t i;
 
 	retval = grow(&rep->points, &c->apoints, rep->npoints + 1,
 		      sizeof(*rep->points));
@@ -1181,16 +1324,9 @@ static errcode_t do_point(struct ctx *c, int64_t entry)
 		r.rp.j = NULL;
 	}
 	if (r.rp.j) {
-		n = r.rp.scan->ncommitted;
-		if (n) {
-			retval = ext2fs_get_array(n, sizeof(*pt->tids),
-						  &pt->tids);
-			if (retval)
-				goto out;
-		}
-		for (i = 0; i < n; i++)
-			pt->tids[i] = r.rp.scan->trans[i].tid;
-		pt->ntids = n;
+		retval = point_tids(c, pt, r.rp.scan);
+		if (retval)
+			goto out;
 	}
 	if (r.rp.j && r.rp.scan->fc && r.rp.scan->fc->fail) {
 		/* The kernel's fast-commit scan fails: so does its
@@ -1254,14 +1390,25 @@ out:
 
 void e4_wlog_report_free(struct e4_wlog_report *rep)
 {
-	size_t i;
+	uint32_t *chunk = NULL;
+	size_t i, chunk_n = 0;
 
 	if (!rep)
 		return;
 	for (i = 0; i < rep->nf; i++)
 		ext2fs_free_mem(&rep->f[i].path);
-	for (i = 0; i < rep->npoints; i++)
-		ext2fs_free_mem(&rep->points[i].tids);
+	/* The tid lists' chunks (point_tids()): freed at the first point
+	 * whose list is not in the chunk freed before. */
+	for (i = 0; i < rep->npoints; i++) {
+		uint32_t *t = rep->points[i].tids;
+
+		if (!t || (chunk && t >= chunk && t < chunk + chunk_n))
+			continue;
+		chunk = t;
+		chunk_n = rep->points[i].ntids > TCHUNK ?
+			rep->points[i].ntids : TCHUNK;
+		ext2fs_free_mem(&t);
+	}
 	ext2fs_free_mem(&rep->f);
 	ext2fs_free_mem(&rep->unchecked);
 	ext2fs_free_mem(&rep->points);
