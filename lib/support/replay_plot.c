@@ -5,7 +5,10 @@
  * the histogram of commit intervals, drawn with cairo's SVG or PNG
  * surface; with a write log (`--stats --write-log --plot`) the fs blocks
  * written per commit write (data and journal, log scale) above the
- * flushes and files per commit write, by the entry of the commit write.  Without cairo (configure --without-cairo) only stubs are
+ * flushes and files per commit write, by the entry of the commit write,
+ * and, when the log holds promise marks, below them the batching
+ * histogram: commit writes by the promise marks each satisfied (fsyncs
+ * per commit; e4_wlog_stats() promise_hist).  Without cairo (configure --without-cairo) only stubs are
  * built: e4s_plot_available() says 0.
  *
  * Copyright (C) 2026 The e4tools authors.  GPL-2.0-or-later (see LICENSE).
@@ -64,6 +67,9 @@ errcode_t e4s_plot_wlog(const char *path, const char *title,
 #define T_BOT	350.0
 #define H_TOP	430.0		/* the histogram panel */
 #define H_BOT	630.0
+#define P_TOP	720.0		/* a write log's batching panel */
+#define P_BOT	900.0
+#define H_P	970.0		/* the height with that panel */
 
 /* A step of 1, 2 or 5 times a power of ten giving about @n ticks. */
 static double nice_step(double range, int n)
@@ -449,6 +455,41 @@ static void wlog_flushes(cairo_t *cr, const struct e4_wlog_stats *ws,
 		0.6, 0.2, 0);
 }
 
+/* The batching panel: commit writes by promise marks satisfied (0..15,
+ * 16 or more), and the promises no commit write satisfied. */
+static void wlog_batching(cairo_t *cr, const struct e4_wlog_stats *ws)
+{
+	double most = 1, bw, x, y;
+	char b[96];
+	size_t k;
+
+	for (k = 0; k < E4_WLOG_PROMISE_HIST; k++)
+		most = ws->promise_hist[k] > most ? ws->promise_hist[k] : most;
+	most *= 1.15;
+	frame(cr, P_TOP, P_BOT);
+	y_axis(cr, P_TOP, P_BOT, most, "commit writes");
+	bw = (RIGHT - LEFT) / E4_WLOG_PROMISE_HIST;
+	for (k = 0; k < E4_WLOG_PROMISE_HIST; k++) {
+		uint64_t c = ws->promise_hist[k];
+
+		x = LEFT + k * bw + bw * 0.12;
+		y = P_BOT - c / most * (P_BOT - P_TOP);
+		cairo_set_source_rgb(cr, 0.12, 0.4, 0.75);
+		cairo_rectangle(cr, x, y, bw * 0.76, P_BOT - y);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(b, sizeof(b), "%" PRIu64, c);
+		text_at(cr, x + bw * 0.38, y - 4, 10, b, 0.5);
+		snprintf(b, sizeof(b), k + 1 < E4_WLOG_PROMISE_HIST ? "%zu" :
+			 "%zu+", k);
+		text_at(cr, LEFT + k * bw + bw / 2, P_BOT + 15, 10, b, 0.5);
+	}
+	snprintf(b, sizeof(b), "promise marks satisfied per commit write "
+		 "(fsyncs per commit; %" PRIu64 " of %" PRIu64 " marks by "
+		 "none)", ws->unsatisfied, ws->npromises);
+	text_at(cr, (LEFT + RIGHT) / 2, P_BOT + 34, 12, b, 0.5);
+}
+
 /* What one plot draws. */
 struct what {
 	const char		*title;
@@ -470,6 +511,8 @@ static void draw(cairo_t *cr, const struct what *w)
 
 		wlog_blocks(cr, w->ws, xmax);
 		wlog_flushes(cr, w->ws, xmax);
+		if (w->ws->npromises)
+			wlog_batching(cr, w->ws);
 		return;
 	}
 	timeline(cr, w->live, w->old, w->off);
@@ -499,6 +542,7 @@ static errcode_t plot_file(const char *path, const struct what *w,
 	int png = n > 4 && !strcasecmp(path + n - 4, ".png");
 	cairo_surface_t *sf;
 	cairo_status_t cs;
+	double h = w->ws && w->ws->npromises ? H_P : H;
 	char *tmp;
 	cairo_t *cr;
 	errcode_t err = 0;
@@ -524,9 +568,9 @@ static errcode_t plot_file(const char *path, const struct what *w,
 		goto fail;
 	}
 	if (png)
-		sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+		sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, h);
 	else
-		sf = cairo_svg_surface_create_for_stream(put, f, W, H);
+		sf = cairo_svg_surface_create_for_stream(put, f, W, h);
 	cr = cairo_create(sf);
 	draw(cr, w);
 	cs = cairo_status(cr);
