@@ -1292,6 +1292,10 @@ static void print_check_json(const struct e4s_wlog_input *in,
 	e4s_json_u64(&js, "notes", rep->notes);
 	e4s_json_u64(&js, "unrecoverable_points", rep->unrecoverable);
 	e4s_json_bool(&js, "complete", !rep->nunchecked);
+	/* the text summary line's first word */
+	e4s_json_str(&js, "verdict", rep->nunchecked ? "INCOMPLETE" :
+		     rep->violations ? "FAIL" :
+		     rep->unrecoverable ? "UNRECOVERABLE" : "OK");
 	e4s_json_arr_begin(&js, "unchecked");
 	for (i = 0; i < rep->nunchecked; i++) {
 		const struct e4_wlog_unchecked *u = &rep->unchecked[i];
@@ -1605,6 +1609,9 @@ static void print_durable_json(const struct e4s_wlog_input *in,
 	e4s_json_u64(&js, "violations", rep->nv);
 	e4s_json_u64(&js, "broken_promises", rep->broken);
 	e4s_json_bool(&js, "complete", !rep->nunchecked);
+	/* the text summary line's first word */
+	e4s_json_str(&js, "verdict", rep->nunchecked ? "INCOMPLETE" :
+		     rep->nv ? "FAIL" : "OK");
 	e4s_json_arr_begin(&js, "unchecked");
 	for (i = 0; i < rep->nunchecked; i++) {
 		const struct e4_wlog_unchecked *u = &rep->unchecked[i];
