@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -225,12 +226,14 @@ static void print_old_json(struct e4s_json *js, const struct e4s_req *o,
 static void print_text(const struct e4s_req *o, ext2_filsys fs,
 		       e4_journal_t j, const struct e4s_replay *run)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	const struct e4_jscan *s = run->scan;
 	const struct e4_replay_result *r = &run->res;
 	size_t i, k;
 
 	printf("%s: journal %s, %" PRIu32 " jblocks of %u bytes, log "
-	       "jblocks %llu-%llu\n", o->target,
+	       "jblocks %llu-%llu\n",
+	       e4s_text_escape(o->target, shown, sizeof(shown)),
 	       j->external ? j->dev_name : "inode",
 	       j->jsb.maxlen, j->blocksize,
 	       (unsigned long long)s->log_first,

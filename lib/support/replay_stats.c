@@ -270,9 +270,11 @@ static void print_text(const char *image, const struct e4_jscan *s,
 		       const struct e4_jscan_old *old,
 		       const struct e4_jstats *ost, unsigned int bs, int kind)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* a name as text */
 	size_t unc = s->ntrans - s->ncommitted;
 
-	printf("%s: %s: %" PRIu64 " transactions\n", image,
+	printf("%s: %s: %" PRIu64 " transactions\n",
+	       e4s_text_escape(image, shown, sizeof(shown)),
 	       logkind_text(kind), live->transactions);
 	if (!s->start_jblk)
 		printf("  the log is empty (s_start 0, next tid %" PRIu32
@@ -301,7 +303,8 @@ static void print_text(const char *image, const struct e4_jscan *s,
 	if (!old)
 		return;
 	printf("%s: older transactions after the log end (not replayed by "
-	       "the kernel; checksums not checked): %" PRIu64 "\n", image,
+	       "the kernel; checksums not checked): %" PRIu64 "\n",
+	       e4s_text_escape(image, shown, sizeof(shown)),
 	       ost->transactions);
 	printf("  walked %llu jblocks from jblock %llu: %" PRIu64 " cut "
 	       "(start overwritten or incomplete) left out, %" PRIu64
@@ -393,13 +396,16 @@ static void print_batching_text(const struct e4_wlog_stats *ws)
 
 static void print_wlog_text(const struct e4s_stats_wlog *wl)
 {
+	char shown[E4S_TEXT_ESC_MAX(PATH_MAX)], shown2[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* names as text */
 	const struct e4_wlog_stats *ws = wl->ws;
 	const struct e4_wlog_report *rep = ws->rep;
 	char b[3][32];
 	size_t i;
 
 	printf("%s: write log over %s: %" PRIu64 " entries (sectors of %u "
-	       "bytes), %zu commit write(s)", wl->log_path, wl->base_path,
+	       "bytes), %zu commit write(s)",
+	       e4s_text_escape(wl->log_path, shown, sizeof(shown)),
+	       e4s_text_escape(wl->base_path, shown2, sizeof(shown2)),
 	       (uint64_t)(ws->all.last + 1), ws->sectorsize, ws->ncommits);
 	if (ws->ncommits)
 		printf(" of tids %" PRIu32 "-%" PRIu32, ws->commits[0].tid,

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -249,9 +250,11 @@ static e4_wlog_dev_t check_dev(const struct e4s_wlog_input *in)
 /* A started run, as text: one line (nothing without a start). */
 static void print_start_text(const struct e4s_wlog_input *in)
 {
+	char lp_txt[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* the names as text */
 	if (!in->origin && !in->nofs)
 		return;
-	printf("%s: starts at entry %llu", in->log_path,
+	printf("%s: starts at entry %llu",
+	       e4s_text_escape(in->log_path, lp_txt, sizeof(lp_txt)),
 	       (unsigned long long)in->origin);
 	if (in->nofs)
 		printf(" (%llu persistence point(s) before it hold no file "
@@ -305,6 +308,8 @@ static void print_flags_json(struct e4s_json *js, uint64_t flags)
 void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 			      int marks)
 {
+	char lp_txt[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* the names as text */
+	char bp_txt[E4S_TEXT_ESC_MAX(PATH_MAX)];
 	const struct e4_wlog *l = in->log;
 	uint64_t i, npoints = 0;
 	char fl[64], mb[E4S_TEXT_ESC_MAX(512)];
@@ -345,7 +350,8 @@ void e4s_wlog_print_list(const struct e4s_wlog_input *in, int json,
 	printf("%s: dm-log-writes log of %s: %llu entries, sector size %u; "
 	       "%llu writes (%llu bytes), %llu FLUSH, %llu FUA, %llu DISCARD, "
 	       "%llu MARK, %llu METADATA; %llu persistence points%s\n",
-	       in->log_path, in->base_path,
+	       e4s_text_escape(in->log_path, lp_txt, sizeof(lp_txt)),
+	       e4s_text_escape(in->base_path, bp_txt, sizeof(bp_txt)),
 	       (unsigned long long)l->nr_entries, l->sectorsize,
 	       (unsigned long long)l->nwrites,
 	       (unsigned long long)l->written_bytes,
@@ -771,6 +777,8 @@ static void print_finding_text(const struct e4_wlog_finding *f,
 static void print_check_text(const struct e4s_wlog_input *in,
 			     const struct e4_wlog_report *rep, int verbose)
 {
+	char lp_txt[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* the names as text */
+	char bp_txt[E4S_TEXT_ESC_MAX(PATH_MAX)];
 	size_t i, np = 0;
 	uint64_t bad_points = 0;
 	char *shown, mb[E4S_TEXT_ESC_MAX(512)];
@@ -780,7 +788,8 @@ static void print_check_text(const struct e4s_wlog_input *in,
 	print_start_text(in);
 	printf("%s: %s + %llu entries; %zu persistence point(s) checked; "
 	       "%zu commit write(s) (%zu checked); data mode %s (%s)\n",
-	       in->log_path, in->base_path,
+	       e4s_text_escape(in->log_path, lp_txt, sizeof(lp_txt)),
+	       e4s_text_escape(in->base_path, bp_txt, sizeof(bp_txt)),
 	       (unsigned long long)(in->log->nr_entries - in->origin),
 	       rep->npoints,
 	       rep->ntxns, np, e4_data_mode_name(rep->data_mode),
@@ -1458,6 +1467,8 @@ static void print_durable_text(const struct e4s_wlog_input *in,
 			       const struct e4_wlog_durable_report *rep,
 			       int verbose)
 {
+	char lp_txt[E4S_TEXT_ESC_MAX(PATH_MAX)];	/* the names as text */
+	char bp_txt[E4S_TEXT_ESC_MAX(PATH_MAX)];
 	char pb[E4S_TEXT_ESC_MAX(4096)];
 	size_t i, k, nk[5] = { 0 };
 
@@ -1466,7 +1477,9 @@ static void print_durable_text(const struct e4s_wlog_input *in,
 	print_start_text(in);
 	printf("%s: %s + %llu entries; %zu promise mark(s) checked (%zu "
 	       "fsync, %zu fdatasync, %zu sync, %zu syncfs), %llu plain "
-	       "mark(s)\n", in->log_path, in->base_path,
+	       "mark(s)\n",
+	       e4s_text_escape(in->log_path, lp_txt, sizeof(lp_txt)),
+	       e4s_text_escape(in->base_path, bp_txt, sizeof(bp_txt)),
 	       (unsigned long long)(in->log->nr_entries - in->origin),
 	       rep->npromises,
 	       nk[E4_WLOG_PROMISE_FSYNC], nk[E4_WLOG_PROMISE_FDATASYNC],
