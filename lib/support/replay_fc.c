@@ -70,8 +70,13 @@ int e4s_fc_prepare(const char *prog, const struct e4s_req *o,
 				fc->nreplay, fc->expected_tid, inos);
 		return 0;
 	}
-	if (fc->fail) {
-		com_err(prog, fc->fail, "in the fast-commit area of %s: the "
+	/* The refusal is libe4's (e4_mount_decide(): a failed fast-commit
+	 * scan refuses, after the journal superblock and PASS_SCAN that
+	 * e4s_replay_decide() has already refused); only printed here. */
+	if (run->decided && (run->decision.action == E4_MOUNT_REFUSE ||
+			     run->decision.action == E4_MOUNT_DISCARD_REFUSE) &&
+	    run->decision.why == fc->fail && fc->fail) {
+		com_err(prog, run->decision.why, "in the fast-commit area of %s: the "
 			"kernel's recovery fails here; nothing replayed "
 			"(--ignore-fast-commit replays the full commits "
 			"only)", o->device);
