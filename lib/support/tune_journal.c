@@ -210,6 +210,24 @@ void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 		e4s_json_bool(js, "needs_recovery", e4s_needs_recovery(fs));
 }
 
+/* 1 if @retval says a field of a journal superblock fails validation (not
+ * that the block is no journal superblock or not this fs's journal). */
+static int jsb_field_error(errcode_t retval)
+{
+	switch (retval) {
+	case E4_ERR_JSB_BLOCKTYPE:
+	case E4_ERR_JSB_CSUM:
+	case E4_ERR_JSB_BLOCKSIZE:
+	case E4_ERR_JSB_FIRST:
+	case E4_ERR_JSB_MAXLEN:
+	case E4_ERR_JSB_START:
+	case E4_ERR_JSB_UNKNOWN_FEATURE:
+	case E4_ERR_JSB_CSUM_TYPE:
+		return 1;
+	}
+	return 0;
+}
+
 int e4s_tune_journal_list(const char *prog, const struct e4s_req *o,
 			ext2_filsys fs, struct e4s_json *js)
 {
@@ -233,9 +251,10 @@ int e4s_tune_journal_list(const char *prog, const struct e4s_req *o,
 	if (retval) {
 		com_err(prog, retval, "while reading journal superblock of %s",
 			o->journal_dev ? o->journal_dev : o->device);
-		/* A listing shows even a superblock that fails validation
-		 * (after the error line; exit 1), as dumpe2fs does. */
-		if (!j) {
+		/* A journal superblock (its magic right) whose fields fail
+		 * validation is listed after the error line (exit 1), as
+		 * dumpe2fs does; anything else only with -f. */
+		if (!j || (!o->force && !jsb_field_error(retval))) {
 			e4_journal_close(j);
 			return 1;
 		}
