@@ -210,22 +210,13 @@ void e4s_print_jsb_json(e4_journal_t j, ext2_filsys fs, int verifies,
 		e4s_json_bool(js, "needs_recovery", e4s_needs_recovery(fs));
 }
 
-/* 1 if @retval says a field of a journal superblock fails validation (not
- * that the block is no journal superblock or not this fs's journal). */
+/* 1 if @retval says a field of a journal superblock fails validation:
+ * one the kernel refuses (e4_jsb_refused()) but a journal superblock
+ * (the magic right, the block whole). */
 static int jsb_field_error(errcode_t retval)
 {
-	switch (retval) {
-	case E4_ERR_JSB_BLOCKTYPE:
-	case E4_ERR_JSB_CSUM:
-	case E4_ERR_JSB_BLOCKSIZE:
-	case E4_ERR_JSB_FIRST:
-	case E4_ERR_JSB_MAXLEN:
-	case E4_ERR_JSB_START:
-	case E4_ERR_JSB_UNKNOWN_FEATURE:
-	case E4_ERR_JSB_CSUM_TYPE:
-		return 1;
-	}
-	return 0;
+	return e4_jsb_refused(retval) && retval != E4_ERR_JSB_MAGIC &&
+		retval != E4_ERR_JSB_TOO_SHORT;
 }
 
 int e4s_tune_journal_list(const char *prog, const struct e4s_req *o,
