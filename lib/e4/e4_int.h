@@ -288,6 +288,15 @@ errcode_t e4_wlog_check_hooks(e4_wlog_dev_t d,
 			      e4_wlog_newblk_fn fn, e4_wlog_commit_fn cfn,
 			      void *priv, struct e4_wlog_report **ret);
 
+/*
+ * e4_wlog_dev_base_spb() - log sectors per fs block of BASE: its
+ * superblock read through @d at point -1 (BASE; the point is left
+ * there, with whatever drop set is in place).  0, an error of the open,
+ * or EXT2_ET_INVALID_ARGUMENT when the fs block is smaller than a log
+ * sector (wlog_io.c).
+ */
+errcode_t e4_wlog_dev_base_spb(e4_wlog_dev_t d, uint64_t *spb);
+
 /* ---- wlog.c: the FLUSH index of a write log ------------------------------ */
 
 /*

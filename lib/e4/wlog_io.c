@@ -877,6 +877,26 @@ errcode_t e4_wlog_dev_read(e4_wlog_dev_t d, uint64_t off, void *buf,
 	return 0;
 }
 
+errcode_t e4_wlog_dev_base_spb(e4_wlog_dev_t d, uint64_t *spb)
+{
+	ext2_filsys fs = NULL;
+	errcode_t retval;
+
+	*spb = 0;
+	retval = e4_wlog_dev_set_point(d, -1);
+	if (!retval)
+		retval = ext2fs_open2(e4_wlog_dev_name(d), "",
+				      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
+				      EXT2_FLAG_IGNORE_CSUM_ERRORS |
+				      EXT2_FLAG_SUPER_ONLY, 0, 0,
+				      e4_wlog_io_manager, &fs);
+	if (retval)
+		return retval;
+	*spb = fs->blocksize / e4_wlog_dev_log(d)->sectorsize;
+	ext2fs_free(fs);
+	return *spb ? 0 : EXT2_ET_INVALID_ARGUMENT;
+}
+
 /* ---- the io_manager --------------------------------------------------- */
 
 static errcode_t wl_open(const char *name, int flags, io_channel *channel)

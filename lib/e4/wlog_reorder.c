@@ -557,7 +557,6 @@ errcode_t e4_wlog_reorder(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 {
 	struct e4_wlog_check_opts co = *o;
 	struct e4_wlog_reorder_report *rr = NULL;
-	ext2_filsys fs = NULL;
 	struct rctx c;
 	size_t i, j;
 	errcode_t retval;
@@ -576,21 +575,9 @@ errcode_t e4_wlog_reorder(e4_wlog_dev_t d, const struct e4_wlog_check_opts *o,
 	 * internal journal, so BASE holds a fs). */
 	retval = e4_wlog_dev_set_drop(d, NULL, 0);
 	if (!retval)
-		retval = e4_wlog_dev_set_point(d, -1);
-	if (!retval)
-		retval = ext2fs_open2(e4_wlog_dev_name(d), "",
-				      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
-				      EXT2_FLAG_IGNORE_CSUM_ERRORS |
-				      EXT2_FLAG_SUPER_ONLY, 0, 0,
-				      e4_wlog_io_manager, &fs);
+		retval = e4_wlog_dev_base_spb(d, &c.spb);
 	if (retval)
 		goto out;
-	c.spb = fs->blocksize / c.log->sectorsize;
-	ext2fs_free(fs);
-	if (!c.spb) {
-		retval = EXT2_ET_INVALID_ARGUMENT;
-		goto out;
-	}
 	retval = e4_wlog_flushes(c.log, &c.flushes, &c.nflushes);
 	if (retval)
 		goto out;

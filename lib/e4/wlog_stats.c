@@ -251,27 +251,6 @@ static errcode_t batching(e4_wlog_t log, struct e4_wlog_stats *ws)
 	return 0;
 }
 
-/* Log sectors per fs block of the device's BASE (its superblock). */
-static errcode_t wlog_spb(e4_wlog_dev_t d, uint64_t *spb)
-{
-	ext2_filsys fs = NULL;
-	errcode_t retval;
-
-	*spb = 0;
-	retval = e4_wlog_dev_set_point(d, -1);
-	if (!retval)
-		retval = ext2fs_open2(e4_wlog_dev_name(d), "",
-				      EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP |
-				      EXT2_FLAG_IGNORE_CSUM_ERRORS |
-				      EXT2_FLAG_SUPER_ONLY, 0, 0,
-				      e4_wlog_io_manager, &fs);
-	if (retval)
-		return retval;
-	*spb = fs->blocksize / e4_wlog_dev_log(d)->sectorsize;
-	ext2fs_free(fs);
-	return *spb ? 0 : EXT2_ET_INVALID_ARGUMENT;
-}
-
 void e4_wlog_stats_free(struct e4_wlog_stats *ws)
 {
 	if (!ws)
@@ -309,7 +288,7 @@ errcode_t e4_wlog_stats(e4_wlog_dev_t d, struct e4_wlog_stats **ret)
 		goto fail;
 	/* BASE's block size comes with the report: the callback's first
 	 * call is after it is known; take it from the device's fs. */
-	retval = wlog_spb(d, &x.spb);
+	retval = e4_wlog_dev_base_spb(d, &x.spb);
 	if (!retval)
 		retval = e4_wlog_check_newblk(d, &o, on_newblk, &x, &ws->rep);
 	if (retval)
